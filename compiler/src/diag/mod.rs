@@ -1,0 +1,302 @@
+//! The one diagnostic model: a code, a severity, a message, a primary span, secondary
+//! labels and help. Every stage (syntax, evaluation, typecheck, freeze, lints, composition)
+//! reports through it, and it is rendered many ways (`human`, `json`, SARIF) from here.
+//!
+//! Pure: it never reads a file. Sources are registered in a [`SourceMap`] by the caller,
+//! and line/column positions are computed from the bytes held there.
+
+pub mod codes;
+pub mod human;
+pub mod json;
+
+use std::fmt;
+use std::sync::Arc;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range in one registered file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Self {
+        Span {
+            file,
+            start,
+            end: end.max(start),
+        }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(
+            self.file,
+            self.start.min(other.start),
+            self.end.max(other.end),
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A secondary label: another place in a file that explains the primary one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One finding. `code` is an `E…` code for errors of the language and the freeze, or a
+/// lint's name (`deputy-prefix`) for lint findings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    /// The primary location; `None` only for findings about no file at all (usage).
+    pub span: Option<Span>,
+    pub labels: Vec<Label>,
+    pub help: Option<String>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: impl Into<String>, severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code: code.into(),
+            severity,
+            message: message.into(),
+            span: None,
+            labels: Vec::new(),
+            help: None,
+            notes: Vec::new(),
+        }
+    }
+    pub fn error(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Error, message)
+    }
+    pub fn warning(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Warning, message)
+    }
+    pub fn note(code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Note, message)
+    }
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// A registered source file: its display name and its bytes (which need not be UTF-8).
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    pub name: Arc<str>,
+    pub bytes: Arc<[u8]>,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<Arc<str>>, bytes: impl Into<Arc<[u8]>>) -> Self {
+        let bytes: Arc<[u8]> = bytes.into();
+        let mut line_starts = vec![0];
+        for (i, b) in bytes.iter().enumerate() {
+            if *b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        SourceFile {
+            name: name.into(),
+            bytes,
+            line_starts,
+        }
+    }
+
+    /// The text, with invalid UTF-8 replaced (for display only).
+    pub fn text_lossy(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+
+    /// 1-based line and column of a byte offset; columns count characters (invalid
+    /// UTF-8 bytes count one each).
+    pub fn line_col(&self, offset: usize) -> (u32, u32) {
+        let offset = offset.min(self.bytes.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let col = count_chars(&self.bytes[start..offset]);
+        (line as u32 + 1, col as u32 + 1)
+    }
+}
+
+fn count_chars(bytes: &[u8]) -> usize {
+    // A character starts at every byte that is not a UTF-8 continuation byte.
+    bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count()
+}
+
+/// All files of one run, by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn add(&mut self, name: impl Into<Arc<str>>, bytes: impl Into<Arc<[u8]>>) -> FileId {
+        let id = FileId(self.files.len() as u32);
+        self.files.push(SourceFile::new(name, bytes));
+        id
+    }
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+    pub fn try_get(&self, id: FileId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)
+    }
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+    /// File name, 1-based line and column of a span's start.
+    pub fn locate(&self, span: Span) -> Location {
+        let file = self.get(span.file);
+        let (line, column) = file.line_col(span.start);
+        let (end_line, end_column) = file.line_col(span.end);
+        Location {
+            file: file.name.clone(),
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
+    /// The source text a span covers (lossy).
+    pub fn snippet(&self, span: Span) -> String {
+        let file = self.get(span.file);
+        let end = span.end.min(file.bytes.len());
+        let start = span.start.min(end);
+        String::from_utf8_lossy(&file.bytes[start..end]).into_owned()
+    }
+}
+
+/// A resolved position, as the renderers print it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Location {
+    pub file: Arc<str>,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+/// Counts of errors and warnings (notes are not counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+}
+
+impl Summary {
+    pub fn of(diags: &[Diagnostic]) -> Self {
+        let mut s = Summary::default();
+        for d in diags {
+            match d.severity {
+                Severity::Error => s.errors += 1,
+                Severity::Warning => s.warnings += 1,
+                Severity::Note => {}
+            }
+        }
+        s
+    }
+}
+
+/// Sort diagnostics into a stable order: by file, then position, then code.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        let ka = a.span.map(|s| (s.file, s.start, s.end));
+        let kb = b.span.map(|s| (s.file, s.start, s.end));
+        ka.cmp(&kb)
+            .then_with(|| a.code.cmp(&b.code))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_are_one_based_and_count_characters() {
+        let f = SourceFile::new("p.ral", "ab\nßx y\n".as_bytes().to_vec());
+        assert_eq!(f.line_col(0), (1, 1));
+        assert_eq!(f.line_col(3), (2, 1));
+        // 'ß' is two bytes, one character
+        assert_eq!(f.line_col(5), (2, 2));
+        assert_eq!(f.line_col(7), (2, 4));
+    }
+
+    #[test]
+    fn summary_counts_errors_and_warnings_only() {
+        let d = vec![
+            Diagnostic::error("E0201", "x"),
+            Diagnostic::warning("dead-grant", "y"),
+            Diagnostic::note("n", "z"),
+        ];
+        assert_eq!(
+            Summary::of(&d),
+            Summary {
+                errors: 1,
+                warnings: 1
+            }
+        );
+    }
+}

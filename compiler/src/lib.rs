@@ -1,0 +1,19 @@
+//! ralc: a policy compiler and linter for `.ral` capability profiles.
+//!
+//! The pipeline (see `ARCHITECTURE.md`): `syntax` (lex, parse) → `eval` (the data subset)
+//! → `typecheck` (grant's declared table) → `freeze` (paths, against one `FreezeCtx`) →
+//! `capability` (the model: tables, `GrantStack`, judgments) → `lint`, `render`, and the
+//! `cli`. Everything but `freeze`'s disk trait implementation and `cli` is pure.
+
+pub mod capability;
+pub mod cli;
+pub mod diag;
+pub mod eval;
+pub mod freeze;
+pub mod guard;
+pub mod lint;
+pub mod path;
+pub mod render;
+pub mod std_profiles;
+pub mod syntax;
+pub mod typecheck;

@@ -1,0 +1,1 @@
+//! Back ends: pure renderers from a `SandboxProjection` to a kernel plan.
