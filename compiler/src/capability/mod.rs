@@ -3,6 +3,7 @@
 
 pub mod layer;
 pub mod projection;
+pub mod resolve;
 
 use crate::diag::codes::CodeInfo;
 

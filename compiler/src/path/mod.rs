@@ -2,3 +2,4 @@
 //! identity and containment, device names, basedirs. Pure: no I/O.
 
 pub mod frozen;
+pub mod identity;

@@ -1,0 +1,21 @@
+//! `Resolve`: the one way the model learns about the live host at judgment time — where a
+//! bare command name lands on the process's own `PATH`, and what a path resolves to now.
+//! The model itself stays pure: it calls this trait, and tests pass a fake.
+//!
+//! Shared interface: implemented by the freeze's `FreezeCtx` (the live host, or the host
+//! as `--home/--cwd/--env` describe it) and by test fakes.
+
+use crate::path::frozen::RealPath;
+
+pub trait Resolve {
+    /// A bare command name searched on the process's own `PATH` (absolute entries only,
+    /// never a relative or empty one): the path it was found at and its real path.
+    fn which(&self, name: &str) -> Option<(String, RealPath)>;
+    /// The real form of an absolute path as the host resolves it now: symlinks followed;
+    /// for a path that does not exist, its nearest existing ancestor resolved and the rest
+    /// appended lexically. `None` when the text is not an absolute path under the host's
+    /// rules, or the real path is not Unicode.
+    fn real(&self, path: &str) -> Option<RealPath>;
+    /// The working directory the stack was frozen at (absolute, real).
+    fn cwd(&self) -> &str;
+}
