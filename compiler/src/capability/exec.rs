@@ -113,20 +113,30 @@ impl Scope for ExecScope {
     }
 }
 
+/// A component no real path holds (NUL): the fresh child and fresh name of an own subject.
+const FRESH: &str = "\u{0}";
+
 impl Own for ExecScope {
+    /// The subject a scope names and nothing more specific speaks to: for a directory, a
+    /// fresh child of it invoked by a fresh name; for a file, that file invoked by a fresh
+    /// name; for `Any`, a fresh child of the root.
     fn own(&self) -> Box<ExecSubject> {
-        let (real, name) = match self {
-            ExecScope::Any => (String::from("/"), String::new()),
-            ExecScope::Dir(p) | ExecScope::File(p) => {
-                (p.real().as_str().to_owned(), p.real().as_str().to_owned())
+        let fresh = || command_name_key(FRESH);
+        let (real, keys) = match self {
+            ExecScope::Any => (format!("/{FRESH}"), [fresh(), fresh()]),
+            ExecScope::Dir(p) => {
+                let d = p.real().as_str().trim_end_matches('/');
+                (format!("{d}/{FRESH}"), [fresh(), fresh()])
             }
-            ExecScope::Tool(n) => (String::new(), n.clone()),
-            ExecScope::Name(k) => (String::new(), k.clone()),
+            ExecScope::File(p) => (
+                p.real().as_str().to_owned(),
+                [fresh(), command_name_key(p.real().as_str())],
+            ),
+            ExecScope::Tool(_) | ExecScope::Name(_) => (String::new(), [fresh(), fresh()]),
         };
-        let key = command_name_key(&name);
         Box::new(ExecSubject {
             real,
-            name_keys: [key.clone(), key],
+            name_keys: keys,
             tools: BTreeMap::new(),
         })
     }

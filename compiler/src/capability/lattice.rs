@@ -3,13 +3,11 @@
 //! meets and joins of exec policies at one key. There is no `Capabilities::meet`: a stack is
 //! never flattened (`stack.rs` folds verdicts instead).
 //!
-//! The fs and exec joins are exact at every written key and err toward withholding
-//! elsewhere (a fragment's exclusion is kept unless the other side grants its path; see
-//! `docs/model.md`): a join computed here never grants what neither side grants.
+//! The fs join unites the allowances and keeps every exclusion of both sides; the exec join
+//! is exact at every written key. Both err toward withholding elsewhere (`docs/model.md`):
+//! a join computed here never grants what neither side grants (a property test).
 
-use super::fs::{region, FsOp};
 use super::layer::{Capabilities, ExecGrant, ExecKey, ExecRule, FsEntry, FsPolicy, VerbSet};
-use super::table::Judge;
 use crate::typecheck::profile::ExecPolicy;
 use std::collections::BTreeMap;
 
@@ -75,38 +73,40 @@ pub fn join_exec(a: &ExecGrant, b: &ExecGrant) -> ExecGrant {
     ExecGrant::from_rules(rules)
 }
 
-/// Whether a layer's fs region grants a path (as a whole, ignoring arguments).
-fn grants(caps: &Capabilities, op: FsOp, real: &str) -> bool {
-    region(0, caps, op, &[], &[]).is_some_and(|t| t.verdict(real, None).is_ok())
-}
-
-/// Keep `side`'s exclusions, except where `other` grants their path: dropped where it
-/// grants both reading and writing, narrowed to a write exclusion where it grants reading.
-fn keep_denies(side: &[FsEntry], other: &Capabilities, out: &mut FsPolicy) {
-    for d in side {
-        let real = d.path.real().as_str();
-        let (r, w) = (
-            grants(other, FsOp::Read, real),
-            grants(other, FsOp::Write, real),
-        );
-        match (r, w) {
-            (true, true) => {}
-            (true, false) => out.write_deny.push(d.clone()),
-            _ => out.deny.push(d.clone()),
-        }
-    }
+/// A layer's own run places (its positive exec `File` and `Dir` keys) as read entries.
+fn run_places(caps: &Capabilities) -> Vec<FsEntry> {
+    caps.exec
+        .iter()
+        .flat_map(|g| g.rules())
+        .filter(|r| r.policy != ExecPolicy::Deny)
+        .filter_map(|r| match &r.key {
+            ExecKey::File(p) | ExecKey::Dir(p) => Some(FsEntry {
+                path: p.clone(),
+                origin: r.origin.clone(),
+            }),
+            ExecKey::Name(_) => None,
+        })
+        .collect()
 }
 
 fn join_fs(base: &Capabilities, frag: &Capabilities) -> Option<FsPolicy> {
     let (a, b) = (base.fs.as_ref()?, frag.fs.as_ref()?);
-    let mut out = FsPolicy {
-        read: a.read.iter().chain(&b.read).cloned().collect(),
+    let out = FsPolicy {
+        // the fragment's run places read in its region; keep them when its exec is lost
+        // to a policy whose exec is top
+        read: a
+            .read
+            .iter()
+            .chain(&b.read)
+            .cloned()
+            .chain(run_places(frag))
+            .collect(),
         write: a.write.iter().chain(&b.write).cloned().collect(),
-        deny: Vec::new(),
+        // every exclusion of either side is kept: an exclusion holds under every spelling,
+        // so no allowance of the other side can be shown to cover all it withholds
+        deny: a.deny.iter().chain(&b.deny).cloned().collect(),
         write_deny: a.write_deny.iter().chain(&b.write_deny).cloned().collect(),
     };
-    keep_denies(&a.deny, frag, &mut out);
-    keep_denies(&b.deny, base, &mut out);
     Some(out)
 }
 

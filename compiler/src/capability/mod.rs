@@ -20,3 +20,5 @@ pub const CODES: &[CodeInfo] = &[];
 pub mod testkit;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod laws;

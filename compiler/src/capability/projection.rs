@@ -57,14 +57,11 @@ use crate::path::frozen::FrozenPath;
 
 /// Every layer of the fold grants `scope` at its own subject (a subcommand list counts:
 /// the kernel cannot see arguments).
-fn all_grant<K: super::index::Indexed + Own>(rules: &[(usize, Rules<K>)], scope: &K) -> bool
-where
-    K::Subject: Sized,
-{
+fn all_grant<K: super::index::Indexed + Own>(rules: &[(usize, Rules<K>)], scope: &K) -> bool {
     let own = scope.own();
     rules.iter().all(|(_, t)| {
         matches!(
-            t.table().decide(t.table().cells().iter(), &own, None),
+            t.table().decide(t.table().cells().iter(), &*own, None),
             Ok(_) | Err(Withheld::Subcommand { .. })
         )
     })

@@ -148,7 +148,8 @@ fn weaker<K: Ord>(x: Withheld<K>, y: Withheld<K>) -> Withheld<K> {
     match x.strength().cmp(&y.strength()) {
         std::cmp::Ordering::Less => x,
         std::cmp::Ordering::Greater => y,
-        std::cmp::Ordering::Equal => x.min(y),
+        // the dual of `stronger`'s tie-break, so meet and join form one total order
+        std::cmp::Ordering::Equal => x.max(y),
     }
 }
 
@@ -378,10 +379,7 @@ pub trait Own: Scope {
     fn own(&self) -> Box<Self::Subject>;
 }
 
-impl<K: Own> Table<K>
-where
-    K::Subject: Sized,
-{
+impl<K: Own> Table<K> {
     /// The table meet (spec §4.2): every exclusion of either side, and each allowance kept
     /// at the meet of both sides' verdicts at its own subject (a subcommand list at the
     /// intersection of both sides' lists there). The laws are its property tests.
@@ -395,7 +393,7 @@ where
         for (k, c) in self.cells.iter().chain(other.cells.iter()) {
             let Some(sup) = &c.positive else { continue };
             let own = k.own();
-            let (Some(a), Some(b)) = (self.support_at(&own), other.support_at(&own)) else {
+            let (Some(a), Some(b)) = (self.support_at(&*own), other.support_at(&*own)) else {
                 continue;
             };
             let only = meet_only(meet_only(a, b), sup.only.clone());
