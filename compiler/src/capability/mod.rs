@@ -16,9 +16,9 @@ use crate::diag::codes::CodeInfo;
 /// Codes this stage reports (composition errors).
 pub const CODES: &[CodeInfo] = &[];
 
+#[cfg(test)]
+mod laws;
 #[doc(hidden)]
 pub mod testkit;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod laws;
