@@ -164,3 +164,158 @@ impl Capabilities {
         }
     }
 }
+
+/// The wire form of an `ExecGrant` (`{"every": bool, "rules": [[key, rule], …]}`: the rules
+/// as a sequence of pairs), so a grant round-trips through serde with its origins.
+mod wire {
+    use super::{ExecGrant, ExecKey, ExecRule, Origin};
+    use crate::diag::{FileId, Span};
+    use crate::path::frozen::FrozenPath;
+    use crate::typecheck::profile::ExecPolicy;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeSet;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Key {
+        Name(String),
+        File(FrozenPath),
+        Dir(FrozenPath),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    enum Policy {
+        Allow,
+        Deny,
+        Subcommands(BTreeSet<String>),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct At {
+        file: String,
+        line: u32,
+        column: u32,
+        span: (u32, usize, usize),
+        written: String,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Rule {
+        policy: Policy,
+        origin: At,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct Grant {
+        every: bool,
+        rules: Vec<(Key, Rule)>,
+    }
+
+    impl Serialize for ExecGrant {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let rules = self
+                .rules
+                .iter()
+                .map(|r| {
+                    let key = match &r.key {
+                        ExecKey::Name(n) => Key::Name(n.clone()),
+                        ExecKey::File(p) => Key::File(p.clone()),
+                        ExecKey::Dir(p) => Key::Dir(p.clone()),
+                    };
+                    let policy = match &r.policy {
+                        ExecPolicy::Allow => Policy::Allow,
+                        ExecPolicy::Deny => Policy::Deny,
+                        ExecPolicy::Subcommands(l) => Policy::Subcommands(l.clone()),
+                    };
+                    let o = &r.origin;
+                    let origin = At {
+                        file: o.file.to_string(),
+                        line: o.line,
+                        column: o.column,
+                        span: (o.span.file.0, o.span.start, o.span.end),
+                        written: o.written.clone(),
+                    };
+                    (key, Rule { policy, origin })
+                })
+                .collect();
+            Grant {
+                every: self.every,
+                rules,
+            }
+            .serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for ExecGrant {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let g = Grant::deserialize(d)?;
+            let rules = g
+                .rules
+                .into_iter()
+                .map(|(k, r)| ExecRule {
+                    key: match k {
+                        Key::Name(n) => ExecKey::Name(n),
+                        Key::File(p) => ExecKey::File(p),
+                        Key::Dir(p) => ExecKey::Dir(p),
+                    },
+                    policy: match r.policy {
+                        Policy::Allow => ExecPolicy::Allow,
+                        Policy::Deny => ExecPolicy::Deny,
+                        Policy::Subcommands(l) => ExecPolicy::Subcommands(l),
+                    },
+                    origin: Origin {
+                        file: r.origin.file.into(),
+                        line: r.origin.line,
+                        column: r.origin.column,
+                        span: Span::new(FileId(r.origin.span.0), r.origin.span.1, r.origin.span.2),
+                        written: r.origin.written,
+                    },
+                })
+                .collect();
+            Ok(ExecGrant {
+                every: g.every,
+                rules,
+            })
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+        use crate::path::frozen::RealPath;
+
+        #[test]
+        fn round_trips_as_pairs() {
+            let o = Origin {
+                file: "p.ral".into(),
+                line: 2,
+                column: 3,
+                span: Span::new(FileId(1), 4, 9),
+                written: "/usr/bin/".into(),
+            };
+            let g = ExecGrant::from_rules([
+                ExecRule {
+                    key: ExecKey::Dir(FrozenPath::from_parts(
+                        "/usr/bin",
+                        RealPath::from_resolved("/usr/bin"),
+                    )),
+                    policy: ExecPolicy::Allow,
+                    origin: o.clone(),
+                },
+                ExecRule {
+                    key: ExecKey::Name("git".into()),
+                    policy: ExecPolicy::Subcommands(["status".to_string()].into()),
+                    origin: o,
+                },
+            ]);
+            let j = serde_json::to_string(&g).unwrap();
+            assert!(j.starts_with(r#"{"every":false,"rules":[[{"dir":"#), "{j}");
+            let back: ExecGrant = serde_json::from_str(&j).unwrap();
+            assert_eq!(back, g);
+            let top: ExecGrant =
+                serde_json::from_str(&serde_json::to_string(&ExecGrant::top()).unwrap()).unwrap();
+            assert_eq!(top, ExecGrant::top());
+        }
+    }
+}
