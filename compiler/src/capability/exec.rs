@@ -68,10 +68,33 @@ impl ExecSubject {
     pub fn new(invoked: &str, real: &RealPath, tools: BTreeMap<String, Option<RealPath>>) -> Self {
         ExecSubject {
             real: real.as_str().to_owned(),
-            name_keys: [command_name_key(invoked), command_name_key(real.as_str())],
+            name_keys: [name_key(invoked), name_key(real.as_str())],
             tools,
         }
     }
+}
+
+thread_local! {
+    /// `command_name_key` results already computed on this thread (a pure, costly
+    /// function; program names repeat). Bounded.
+    static NAMES: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `command_name_key`, memoised per thread.
+pub fn name_key(name: &str) -> String {
+    NAMES.with(|m| {
+        if let Some(k) = m.borrow().get(name) {
+            return k.clone();
+        }
+        let k = command_name_key(name);
+        let mut m = m.borrow_mut();
+        if m.len() >= 1 << 16 {
+            m.clear();
+        }
+        m.insert(name.to_owned(), k.clone());
+        k
+    })
 }
 
 fn identity(negative: bool) -> Identity {
@@ -272,7 +295,6 @@ pub fn tidy(k: &mut KernelExecRules) {
 /// The subcommand sets of a table (for the guard), by scope.
 pub fn lists(t: &Table<ExecScope>) -> BTreeMap<ExecScope, BTreeSet<String>> {
     t.cells()
-        .iter()
         .filter_map(|(k, c)| {
             c.positive
                 .as_ref()

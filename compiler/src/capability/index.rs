@@ -38,16 +38,44 @@ pub fn depth(path: &str) -> u32 {
     u32::try_from(components(path).count()).unwrap_or(u32::MAX)
 }
 
+thread_local! {
+    /// Collision keys already computed on this thread: `collision_key` is a pure function
+    /// and costly (case mapping and normalisation), while the components of questions
+    /// repeat (`usr`, `bin`, `home`, …). Bounded: cleared when it grows past `MEMO_MAX`.
+    static MEMO: std::cell::RefCell<HashMap<String, std::rc::Rc<str>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+const MEMO_MAX: usize = 1 << 16;
+
+/// `collision_key`, memoised per thread.
+pub fn key_of(component: &str) -> std::rc::Rc<str> {
+    MEMO.with(|m| {
+        if let Some(k) = m.borrow().get(component) {
+            return k.clone();
+        }
+        let k: std::rc::Rc<str> = collision_key(component).into();
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO_MAX {
+            m.clear();
+        }
+        m.insert(component.to_owned(), k.clone());
+        k
+    })
+}
+
 /// The subject's per-component index keys, computed once per question.
-pub fn subject_keys(path: &str) -> Vec<String> {
-    components(path).map(collision_key).collect()
+pub type Keys = Vec<std::rc::Rc<str>>;
+
+/// The subject's per-component index keys, computed once per question.
+pub fn subject_keys(path: &str) -> Keys {
+    components(path).map(key_of).collect()
 }
 
 impl PathIndex {
     pub fn insert(&mut self, path: &str, id: u32) {
         let mut at = 0usize;
         for c in components(path) {
-            let key = collision_key(c);
+            let key = key_of(c).to_string();
             let next = match self.nodes[at].children.get(&key) {
                 Some(n) => *n as usize,
                 None => {
@@ -64,21 +92,28 @@ impl PathIndex {
         self.nodes[at].here.push(id);
     }
 
-    /// Every id stored at the root or at a node along the subject's path.
-    pub fn candidates(&self, keys: &[String], out: &mut Vec<u32>) {
-        let mut at = 0usize;
-        out.extend_from_slice(&self.nodes[0].here);
-        for k in keys {
-            match self.nodes[at].children.get(k) {
-                Some(n) => at = *n as usize,
-                None => return,
-            }
-            out.extend_from_slice(&self.nodes[at].here);
-        }
+    /// The ids stored at the root and at each node along the subject's path.
+    pub fn candidates<'a>(
+        &'a self,
+        keys: &'a [std::rc::Rc<str>],
+    ) -> impl Iterator<Item = u32> + 'a {
+        let mut at = Some(0usize);
+        let mut next = 0usize;
+        std::iter::from_fn(move || {
+            let node = at?;
+            let here = &self.nodes[node].here;
+            at = keys
+                .get(next)
+                .and_then(|k| self.nodes[node].children.get(&**k))
+                .map(|n| *n as usize);
+            next += 1;
+            Some(here.iter().copied())
+        })
+        .flatten()
     }
 }
 
-use super::table::{Scope, Table, Verdict};
+use super::table::{Cell, Scope, Table, Verdict};
 
 /// A scope the index can file: by the real path it lies along (`None`: it speaks
 /// regardless of path, such as `Any` or a name veto, and is always a candidate).
@@ -86,10 +121,11 @@ pub trait Indexed: Scope {
     fn index_path(&self) -> Option<&str>;
 }
 
-/// A table compiled once for judging: the table and its index.
+/// A table compiled once for judging: the table, its cells in an array, and its index.
 #[derive(Clone, Debug)]
 pub struct Rules<K> {
     table: Table<K>,
+    cells: Vec<(K, Cell)>,
     index: PathIndex,
     always: Vec<u32>,
 }
@@ -98,7 +134,11 @@ impl<K: Indexed> Rules<K> {
     pub fn compile(table: Table<K>) -> Self {
         let mut index = PathIndex::default();
         let mut always = Vec::new();
-        for (i, (k, _)) in table.cells().iter().enumerate() {
+        let cells: Vec<(K, Cell)> = table
+            .cells()
+            .map(|(k, c)| (k.clone(), c.clone()))
+            .collect();
+        for (i, (k, _)) in cells.iter().enumerate() {
             let id = u32::try_from(i).unwrap_or(u32::MAX);
             match k.index_path() {
                 Some(p) => index.insert(p, id),
@@ -107,6 +147,7 @@ impl<K: Indexed> Rules<K> {
         }
         Rules {
             table,
+            cells,
             index,
             always,
         }
@@ -115,12 +156,21 @@ impl<K: Indexed> Rules<K> {
         &self.table
     }
     /// Judge a subject whose per-component keys are `keys` (`subject_keys` of its path).
-    pub fn judge(&self, s: &K::Subject, keys: &[String], arg: Option<&str>) -> Verdict<K> {
-        let mut ids = Vec::with_capacity(8);
-        self.index.candidates(keys, &mut ids);
-        ids.extend_from_slice(&self.always);
-        let cells = self.table.cells();
-        self.table
-            .decide(ids.iter().filter_map(|i| cells.get(*i as usize)), s, arg)
+    pub fn judge(
+        &self,
+        s: &K::Subject,
+        keys: &[std::rc::Rc<str>],
+        arg: Option<&str>,
+    ) -> Verdict<K> {
+        let ids = self
+            .index
+            .candidates(keys)
+            .chain(self.always.iter().copied());
+        let cells = &self.cells;
+        self.table.decide(
+            ids.filter_map(|i| cells.get(i as usize)).map(|(k, c)| (k, c)),
+            s,
+            arg,
+        )
     }
 }

@@ -61,7 +61,7 @@ fn all_grant<K: super::index::Indexed + Own>(rules: &[(usize, Rules<K>)], scope:
     let own = scope.own();
     rules.iter().all(|(_, t)| {
         matches!(
-            t.table().decide(t.table().cells().iter(), &*own, None),
+            t.table().decide(t.table().cells(), &*own, None),
             Ok(_) | Err(Withheld::Subcommand { .. })
         )
     })

@@ -7,7 +7,7 @@
 //! folds per-layer verdicts (`stack.rs`).
 
 use crate::capability::layer::Origin;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// A scope of evidence: `Prefix`, `Place` (fs), `Any`, `Dir`, `File`, `Tool`, `Name` (exec).
@@ -187,7 +187,7 @@ impl<K: Scope, J: Judge<K> + ?Sized> Judge<K> for &J {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table<K> {
     layer: usize,
-    cells: Vec<(K, Cell)>,
+    cells: BTreeMap<K, Cell>,
 }
 
 impl<K: Scope> Table<K> {
@@ -195,23 +195,18 @@ impl<K: Scope> Table<K> {
     pub fn new(layer: usize) -> Self {
         Table {
             layer,
-            cells: Vec::new(),
+            cells: BTreeMap::new(),
         }
     }
     pub fn layer(&self) -> usize {
         self.layer
     }
-    pub fn cells(&self) -> &[(K, Cell)] {
-        &self.cells
+    /// The scopes and their evidence, in scope order.
+    pub fn cells(&self) -> impl Iterator<Item = (&K, &Cell)> {
+        self.cells.iter()
     }
     fn slot(&mut self, scope: K) -> &mut Cell {
-        match self.cells.binary_search_by(|(k, _)| k.cmp(&scope)) {
-            Ok(i) => &mut self.cells[i].1,
-            Err(i) => {
-                self.cells.insert(i, (scope, Cell::default()));
-                &mut self.cells[i].1
-            }
-        }
+        self.cells.entry(scope).or_default()
     }
     /// Add positive evidence; at one scope positives meet (lists intersect).
     pub fn allow(&mut self, scope: K, by: Cited, only: Option<BTreeSet<String>>) {
@@ -237,10 +232,7 @@ impl<K: Scope> Table<K> {
         self.cell(scope).map(Cell::evidence).unwrap_or_default()
     }
     fn cell(&self, scope: &K) -> Option<&Cell> {
-        self.cells
-            .binary_search_by(|(k, _)| k.cmp(scope))
-            .ok()
-            .map(|i| &self.cells[i].1)
+        self.cells.get(scope)
     }
     /// Whether some positive evidence speaks to the subject (at any rank).
     pub fn supports(&self, s: &K::Subject) -> bool {
@@ -277,7 +269,7 @@ impl<K: Scope> Table<K> {
     /// cell that speaks to the subject.
     pub fn decide<'a>(
         &'a self,
-        cells: impl Iterator<Item = &'a (K, Cell)>,
+        cells: impl Iterator<Item = (&'a K, &'a Cell)>,
         s: &K::Subject,
         first_arg: Option<&str>,
     ) -> Verdict<K> {

@@ -85,6 +85,7 @@ pub fn fp(p: &str) -> FrozenPath {
 pub struct L {
     pub caps: Capabilities,
     line: u32,
+    rules: Option<Vec<ExecRule>>,
 }
 
 impl L {
@@ -96,6 +97,7 @@ impl L {
                 path: None,
             }),
             line: 1,
+            rules: None,
         }
     }
     fn o(&mut self, written: &str) -> Origin {
@@ -140,18 +142,11 @@ impl L {
             ExecKey::Dir(p) => format!("{}/", p.surface_str()),
         };
         let origin = self.o(&written);
-        let mut rules = self
-            .caps
-            .exec
-            .take()
-            .map(|g| g.rules().to_vec())
-            .unwrap_or_default();
-        rules.push(ExecRule {
+        self.rules.get_or_insert_with(Vec::new).push(ExecRule {
             key,
             policy,
             origin,
         });
-        self.caps.exec = Some(ExecGrant::from_rules(rules));
         self
     }
     pub fn dir(self, p: &str, policy: ExecPolicy) -> Self {
@@ -164,9 +159,7 @@ impl L {
         self.exec_rule(ExecKey::Name(n.into()), policy)
     }
     pub fn exec_empty(mut self) -> Self {
-        if self.caps.exec.is_none() {
-            self.caps.exec = Some(ExecGrant::from_rules([]));
-        }
+        self.rules.get_or_insert_with(Vec::new);
         self
     }
     pub fn offline(mut self) -> Self {
@@ -187,7 +180,10 @@ impl L {
         });
         self
     }
-    pub fn done(self) -> Capabilities {
+    pub fn done(mut self) -> Capabilities {
+        if let Some(rules) = self.rules.take() {
+            self.caps.exec = Some(ExecGrant::from_rules(rules));
+        }
         self.caps
     }
 }
