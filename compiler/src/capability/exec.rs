@@ -77,8 +77,8 @@ impl ExecSubject {
 thread_local! {
     /// `command_name_key` results already computed on this thread (a pure, costly
     /// function; program names repeat). Bounded.
-    static NAMES: std::cell::RefCell<std::collections::HashMap<String, String>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static NAMES: std::cell::RefCell<super::index::FnvMap<String, String>> =
+        std::cell::RefCell::new(super::index::FnvMap::default());
 }
 
 /// `command_name_key`, memoised per thread.

@@ -7,10 +7,33 @@
 
 use crate::path::identity::collision_key;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// FNV-1a: the trie's and memo's keys are short path components; SipHash's DoS
+/// resistance buys nothing here (the keys come from the stack's own entries).
+#[derive(Default, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// A map hashed with FNV-1a.
+pub type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 
 #[derive(Clone, Debug, Default)]
 struct Node {
-    children: HashMap<String, u32>,
+    children: FnvMap<String, u32>,
     here: Vec<u32>,
 }
 
@@ -42,8 +65,8 @@ thread_local! {
     /// Collision keys already computed on this thread: `collision_key` is a pure function
     /// and costly (case mapping and normalisation), while the components of questions
     /// repeat (`usr`, `bin`, `home`, …). Bounded: cleared when it grows past `MEMO_MAX`.
-    static MEMO: std::cell::RefCell<HashMap<String, std::rc::Rc<str>>> =
-        std::cell::RefCell::new(HashMap::new());
+    static MEMO: std::cell::RefCell<FnvMap<String, std::rc::Rc<str>>> =
+        std::cell::RefCell::new(FnvMap::default());
 }
 const MEMO_MAX: usize = 1 << 16;
 
