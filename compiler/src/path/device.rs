@@ -73,7 +73,9 @@ mod tests {
 
     #[test]
     fn reserved_names() {
-        for n in ["NUL", "nul", "Con.txt", "aux. ", "COM0", "lpt9.log", "COM¹", "lpt³", "nul .x"] {
+        for n in [
+            "NUL", "nul", "Con.txt", "aux. ", "COM0", "lpt9.log", "COM¹", "lpt³", "nul .x",
+        ] {
             assert!(reserved_device_name(n).is_some(), "{n}");
         }
         for n in ["NULL", "CONSOLE", "COM10", "LPT", "x.nul", "readme"] {

@@ -76,7 +76,11 @@ mod tests {
 
     #[test]
     fn deny_holds_under_every_spelling_allow_only_its_own() {
-        assert!(path_within(Identity::Collision, "/d/Secrets", "/d/secrets/f"));
+        assert!(path_within(
+            Identity::Collision,
+            "/d/Secrets",
+            "/d/secrets/f"
+        ));
         assert!(path_within(Identity::Collision, "/d/secrets", "/D/SECRETS"));
         assert!(!path_within(Identity::Stored, "/d/Secrets", "/d/secrets/f"));
         assert!(path_within(Identity::Stored, "/d/Secrets", "/d/Secrets/f"));

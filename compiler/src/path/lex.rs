@@ -264,7 +264,10 @@ impl Parsed<'_> {
             PathRules::Posix => self.kind == HeadKind::Posix,
             PathRules::Windows => matches!(
                 self.kind,
-                HeadKind::Drive { .. } | HeadKind::Unc { .. } | HeadKind::Device | HeadKind::Malformed
+                HeadKind::Drive { .. }
+                    | HeadKind::Unc { .. }
+                    | HeadKind::Device
+                    | HeadKind::Malformed
             ),
         }
     }
@@ -282,7 +285,9 @@ impl Parsed<'_> {
     }
     /// The bytes after a 4-byte `\\?\` / `\\.\` / `\??\` prefix.
     pub fn namespace_tail(&self) -> Option<&[u8]> {
-        self.spelling.namespace.map(|_| &self.raw[4.min(self.raw.len())..])
+        self.spelling
+            .namespace
+            .map(|_| &self.raw[4.min(self.raw.len())..])
     }
     /// The path without a `\\?\` prefix (for a verbatim drive or UNC, the Win32 spelling).
     pub fn without_verbatim_prefix(&self) -> Vec<u8> {
@@ -312,11 +317,14 @@ impl Parsed<'_> {
     }
     /// Whether the head is rooted (a `..` cannot climb above it).
     fn is_rooted(&self) -> bool {
-        !matches!(self.kind, HeadKind::Relative | HeadKind::DriveRelative { .. })
+        !matches!(
+            self.kind,
+            HeadKind::Relative | HeadKind::DriveRelative { .. }
+        )
     }
     /// Whether the path is kept whole by a fold.
     fn kept_whole(&self) -> bool {
-        matches!(self.kind, HeadKind::Device | HeadKind::Malformed) || self.head_len >= self.raw.len()
+        matches!(self.kind, HeadKind::Device | HeadKind::Malformed) || self.has_os_namespace_head()
     }
 }
 
@@ -334,7 +342,10 @@ pub fn is_absolute(raw: &str) -> bool {
 pub fn has_drive(raw: &str) -> bool {
     let p = parse_bytes(raw.as_bytes(), PathRules::Windows);
     p.spelling.namespace.is_none()
-        && matches!(p.kind, HeadKind::Drive { .. } | HeadKind::DriveRelative { .. })
+        && matches!(
+            p.kind,
+            HeadKind::Drive { .. } | HeadKind::DriveRelative { .. }
+        )
 }
 
 /// A UNC (network) head under Windows rules.
@@ -420,10 +431,9 @@ pub fn fold_dots_under(raw: &str, rules: PathRules) -> String {
     }
     out.extend_from_slice(&head);
     for (i, n) in names.iter().enumerate() {
-        if i > 0 || (!out.is_empty() && !out.last().is_some_and(|b| rules.is_sep(*b))) {
-            if !(i == 0 && matches!(p.kind, HeadKind::DriveRelative { .. })) {
-                out.push(sep);
-            }
+        let needs_sep = i > 0 || (!out.is_empty() && !out.last().is_some_and(|b| rules.is_sep(*b)));
+        if needs_sep && !(i == 0 && matches!(p.kind, HeadKind::DriveRelative { .. })) {
+            out.push(sep);
         }
         out.extend_from_slice(n);
     }
@@ -501,9 +511,18 @@ mod tests {
     fn heads() {
         assert_eq!(parse_bytes(b"/usr", Posix).kind, HeadKind::Posix);
         assert_eq!(parse_bytes(b"/usr", Windows).kind, HeadKind::Driveless);
-        assert_eq!(parse_bytes(b"C:\\x", Windows).kind, HeadKind::Drive { letter: b'C' });
-        assert_eq!(parse_bytes(b"c:x", Windows).kind, HeadKind::DriveRelative { letter: b'C' });
-        assert_eq!(parse_bytes(b"//srv/sh/x", Windows).kind, HeadKind::Unc { volume: false });
+        assert_eq!(
+            parse_bytes(b"C:\\x", Windows).kind,
+            HeadKind::Drive { letter: b'C' }
+        );
+        assert_eq!(
+            parse_bytes(b"c:x", Windows).kind,
+            HeadKind::DriveRelative { letter: b'C' }
+        );
+        assert_eq!(
+            parse_bytes(b"//srv/sh/x", Windows).kind,
+            HeadKind::Unc { volume: false }
+        );
         assert_eq!(parse_bytes(b"//srv/sh/x", Windows).head_len, 9);
         assert_eq!(parse_bytes(b"\\\\.\\NUL", Windows).kind, HeadKind::Device);
         assert_eq!(parse_bytes(b"\\\\srv", Windows).kind, HeadKind::Malformed);
@@ -516,16 +535,28 @@ mod tests {
         assert_eq!(fold_dots_under("/a/b/../c/./d/", Posix), "/a/c/d");
         assert_eq!(fold_dots_under("/../..", Posix), "/");
         assert_eq!(fold_dots_under("C:/a/b/..", Windows), "C:\\a");
-        assert_eq!(fold_dots_under("//srv/sh/a/../b", Windows), "\\\\srv\\sh\\b");
-        assert_eq!(fold_dots_under("\\\\?\\C:\\a\\..\\b", Windows), "\\\\?\\C:\\a\\..\\b");
+        assert_eq!(
+            fold_dots_under("//srv/sh/a/../b", Windows),
+            "\\\\srv\\sh\\b"
+        );
+        assert_eq!(
+            fold_dots_under("\\\\?\\C:\\a\\..\\b", Windows),
+            "\\\\?\\C:\\a\\..\\b"
+        );
         assert_eq!(fold_dots_under("a/../../b", Posix), "../b");
         assert_eq!(fold_dots_under("./C:x", Windows), ".\\C:x");
     }
 
     #[test]
     fn joins() {
-        assert_eq!(join_under("/h/.config", "/etc", Posix).unwrap(), "/h/.config/etc");
-        assert_eq!(join_under("/h/.config", "//etc", Posix).unwrap(), "/h/.config/etc");
+        assert_eq!(
+            join_under("/h/.config", "/etc", Posix).unwrap(),
+            "/h/.config/etc"
+        );
+        assert_eq!(
+            join_under("/h/.config", "//etc", Posix).unwrap(),
+            "/h/.config/etc"
+        );
         assert!(join_under("/h", "C:\\x", Posix).is_err());
         assert!(join_under("/h", "a/D:/x", Posix).is_err());
         assert!(join_under("/h", "\\\\srv\\sh", Posix).is_err());
