@@ -156,8 +156,8 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "E0319",
         title: "selector with a sub-path",
-        meaning: "A selector names a set of directories and takes no sub-path: `path:/` and `cargo:bin` are refused.",
-        example: "[exec: ['path:/': 'allow']]",
+        meaning: "A selector names a set of directories and takes no sub-path: `path:/` and `cargo:bin` are refused. (In an exec key the typecheck refuses it first; this is the fs entry's refusal.)",
+        example: "[fs: [read: ['path:/']]]",
         fix: "Write the selector alone (`path:`).",
     },
     CodeInfo {
