@@ -795,3 +795,228 @@ fn codes_are_registered_and_anchored_examples_named() {
         assert!(freeze::CODES.iter().any(|c| c.code == *code), "{code}");
     }
 }
+
+// ---------- codes: every freeze example triggers exactly its code ----------
+
+/// Front end and freeze over one profile text against `c`.
+fn check_text(text: &str, c: &FreezeCtx) -> Vec<String> {
+    let mut sources = SourceMap::new();
+    let id = sources.add("example.ral", text.as_bytes().to_vec());
+    let (typed, mut d) = ralc::typecheck::check_source(id, text.as_bytes());
+    if let Some(t) = typed {
+        let (_, mut fd) = freeze::freeze(
+            &t,
+            freeze::layer_source("example.ral", LayerRole::Policy),
+            c,
+            &sources,
+        );
+        d.append(&mut fd);
+    }
+    d.iter().map(|d| d.code.clone()).collect()
+}
+
+#[test]
+fn every_freeze_example_triggers_exactly_its_code() {
+    let t = tree();
+    let home = t.dir("home");
+    let base: Vec<(&str, &str)> = vec![("HOME", &home), ("PATH", "/usr/bin:/bin")];
+    let with = |extra: &[(&str, &str)], drop: &[&str]| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = base
+            .iter()
+            .filter(|(k, _)| !drop.contains(k))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        for (k, val) in extra {
+            v.retain(|(a, _)| a != k);
+            v.push((k.to_string(), val.to_string()));
+        }
+        v
+    };
+    let mk = |env: Vec<(String, String)>, cwd: &str| {
+        FreezeCtx::from_parts(
+            env.into_iter().collect(),
+            cwd.to_string(),
+            Arc::new(RealDisk),
+        )
+    };
+    // the repositories the gitdir codes need
+    let unclaimed = t.dir("unclaimed");
+    t.dir("other/.git");
+    t.file(
+        "unclaimed/.git",
+        &format!("gitdir: {}\n", t.p("other/.git")),
+    );
+    let noline = t.dir("noline");
+    t.file("noline/.git", "not a pointer\n");
+    let big = t.dir("big");
+    t.file("big/.git", &"x".repeat(70 * 1024));
+    // a non-Unicode real path
+    let latin1 = {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"caf\xe9");
+        let p = Path::new(&t.root).join(name);
+        std::fs::create_dir(&p).expect("mkdir latin-1");
+        std::os::unix::fs::symlink(&p, t.p("latin1-link")).expect("symlink");
+        t.p("latin1-link")
+    };
+    let mut checked = 0;
+    for info in freeze::CODES {
+        let mut example = info.example.to_string();
+        let c = match info.code {
+            "E0302" => mk(with(&[], &["HOME"]), &t.root),
+            "E0305" => mk(with(&[("XDG_CONFIG_HOME", "/etc")], &[]), &t.root),
+            "E0306" => mk(with(&[], &["XDG_RUNTIME_DIR"]), &t.root),
+            "E0312" => {
+                example = example.replace("/srv/link-to-latin1-name", &latin1);
+                mk(with(&[], &[]), &t.root)
+            }
+            "E0313" => mk(with(&[], &[]), &unclaimed),
+            "E0314" => mk(with(&[], &[]), &noline),
+            "E0315" => mk(with(&[], &[]), &big),
+            "E0316" => mk(with(&[("PATH", "/usr/bin:/")], &[]), &t.root),
+            "E0317" => mk(with(&[("PATH", "bin:.")], &[]), &t.root),
+            "E0322" => mk(with(&[], &[]), "relative/cwd"),
+            _ => mk(with(&[], &[]), &t.root),
+        };
+        let got = check_text(&example, &c);
+        assert_eq!(got, [info.code], "{}: example {:?}", info.code, example);
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked}");
+    // the codes whose example needs no particular anchor trigger under the process's own
+    let live = FreezeCtx::from_process().expect("process anchor");
+    for info in freeze::CODES {
+        if freeze::NEEDS_ANCHOR.iter().any(|(c, _)| *c == info.code) {
+            continue;
+        }
+        assert_eq!(
+            check_text(info.example, &live),
+            [info.code],
+            "{}",
+            info.code
+        );
+    }
+}
+
+// ---------- identity ----------
+
+/// Exclusions match under the Collision identity, allowances as stored.
+#[test]
+fn identity_cases() {
+    use ralc::path::identity::{collision_key, command_name_key, path_within, Identity};
+    let collide: &[(&str, &str)] = &[
+        ("Secrets", "secrets"),
+        ("ſh", "sh"),
+        ("ſh", "SH"),
+        ("\u{212A}", "k"),
+        ("\u{212A}ey", "KEY"),
+        ("ß", "SS"),
+        ("straße", "STRASSE"),
+        ("ﬁle", "FILE"),
+        ("Ｒeadme", "readme"),
+        ("cafe\u{301}", "CAFÉ"),
+    ];
+    for (a, b) in collide {
+        assert_eq!(collision_key(a), collision_key(b), "{a} / {b}");
+        let deny = format!("/d/{a}");
+        let asked = format!("/d/{b}/f");
+        assert!(
+            path_within(Identity::Collision, &deny, &asked),
+            "{deny} {asked}"
+        );
+        assert_eq!(
+            path_within(Identity::Stored, &deny, &asked),
+            a == b,
+            "{deny} {asked}"
+        );
+    }
+    let distinct: &[(&str, &str)] = &[
+        ("sh", "bash"),
+        ("a", "b"),
+        ("s", "ss"),
+        ("secret", "secrets"),
+    ];
+    for (a, b) in distinct {
+        assert_ne!(collision_key(a), collision_key(b), "{a} / {b}");
+    }
+    assert!(path_within(
+        Identity::Collision,
+        "/d/Secrets",
+        "/d/secrets/f"
+    ));
+    assert!(!path_within(Identity::Stored, "/d/Secrets", "/d/secrets/f"));
+    assert_eq!(command_name_key("/usr/bin/ſh"), command_name_key("SH"));
+}
+
+// ---------- no input panics ----------
+
+proptest::proptest! {
+    #[test]
+    fn lexing_folding_and_freezing_never_panic(s in "[/\\\\.?:a-zC~ \u{17f}]{0,24}") {
+        for rules in [PathRules::Posix, PathRules::Windows] {
+            let p = parse_bytes(s.as_bytes(), rules);
+            proptest::prop_assert!(p.head_len <= s.len());
+            let f = fold_dots_under(&s, rules);
+            // folding is idempotent
+            proptest::prop_assert_eq!(fold_dots_under(&f, rules), f.clone());
+            let _ = ralc::path::lex::join_under("/base", &s, rules);
+        }
+        let _ = ralc::freeze::eligibility::grant_eligibility(&s);
+        let c = ctx(&[("HOME", "/nonexistent-home"), ("PATH", "/usr/bin")], "/nonexistent-cwd");
+        let _ = freeze::freeze_entry(&c, &s);
+    }
+}
+
+// ---------- show ----------
+
+#[test]
+fn show_json_shape() {
+    use ralc::cli::show::{freeze_named, layers_json};
+    let t = tree();
+    let home = t.dir("home");
+    t.dir("home/.ssh");
+    let bin = t.dir("bin");
+    let file = t.file(
+        "p.ral",
+        &format!(
+            "[\n  exec: [\n    '{bin}/': 'allow',\n    git: [status],\n    'C:\\x\\': 'allow',\n  ],\n  fs: [read: ['~/.ssh'], deny: ['~/.ssh']],\n  net: `offline,\n  editor: [read],\n]\n"
+        ),
+    );
+    let c = ctx(&[("HOME", &home), ("PATH", &bin)], &t.root);
+    let shown = freeze_named(&[(file.clone(), LayerRole::Policy)], &c);
+    assert!(shown.diagnostics.is_empty(), "{:?}", shown.diagnostics);
+    let v = layers_json(&shown.layers, &c);
+    let l = &v["layers"][0];
+    assert_eq!(l["file"], file.as_str());
+    let e0 = &l["exec"][0];
+    assert_eq!(e0["written"], format!("{bin}/").as_str());
+    assert_eq!(e0["surface"], bin.as_str());
+    assert_eq!(e0["real"], bin.as_str());
+    assert_eq!(e0["kind"], "dir");
+    assert_eq!(e0["policy"], "allow");
+    assert_eq!(
+        (e0["line"].as_u64(), e0["column"].as_u64()),
+        (Some(3), Some(5))
+    );
+    let e1 = &l["exec"][1];
+    assert_eq!(e1["kind"], "name");
+    assert_eq!(e1["policy"], "only");
+    assert_eq!(e1["subcommands"], serde_json::json!(["status"]));
+    assert_eq!(e1["real"], serde_json::Value::Null);
+    assert_eq!(l["exec"].as_array().map(Vec::len), Some(2));
+    assert_eq!(l["dead"][0]["written"], "C:\\x\\");
+    assert_eq!(
+        l["fs"]["read"][0]["surface"],
+        format!("{home}/.ssh").as_str()
+    );
+    assert_eq!(l["fs"]["deny"][0]["written"], "~/.ssh");
+    assert_eq!(l["fs"]["write"], serde_json::json!([]));
+    assert_eq!(l["net"], "offline");
+    assert_eq!(l["detach"], serde_json::Value::Null);
+    assert_eq!(l["editor"], serde_json::json!(["read"]));
+    assert_eq!(l["shell"], serde_json::Value::Null);
+    // the human form names every entry with its origin
+    let h = ralc::cli::show::render_human(&shown.layers, &c);
+    assert!(h.contains(&format!("at {file}:3:5")), "{h}");
+    assert!(h.contains("dead grants:"), "{h}");
+}
