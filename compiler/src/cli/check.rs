@@ -115,7 +115,19 @@ pub fn run(args: &CheckArgs) -> i32 {
         eprintln!("ralc check: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
-    let fe = check_files(&names);
+    let mut fe = check_files(&names);
+    // the freeze: every typed layer frozen against the anchor, its errors reported too
+    match crate::freeze::FreezeCtx::from_process().and_then(|c| c.with_anchor(&args.stack.anchor)) {
+        Ok(ctx) => {
+            let mut d = super::show::freeze_diagnostics(&fe, &names, &ctx);
+            fe.diagnostics.append(&mut d);
+            diag::sort(&mut fe.diagnostics);
+        }
+        Err(e) => {
+            eprintln!("ralc check: {e}");
+            return super::EXIT_USAGE;
+        }
+    }
     let Some(out) = render(
         args.format,
         &fe.diagnostics,
