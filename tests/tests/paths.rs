@@ -971,7 +971,8 @@ proptest::proptest! {
 
 #[test]
 fn show_json_shape() {
-    use ralc::cli::show::{freeze_named, layers_json};
+    use ralc::cli::show::layers_json;
+    use ralc::compile::{compile, LayerInput, StackRequest};
     let t = tree();
     let home = t.dir("home");
     t.dir("home/.ssh");
@@ -983,7 +984,13 @@ fn show_json_shape() {
         ),
     );
     let c = ctx(&[("HOME", &home), ("PATH", &bin)], &t.root);
-    let shown = freeze_named(&[(file.clone(), LayerRole::Policy)], &c);
+    let shown = compile(StackRequest {
+        layers: vec![LayerInput {
+            name: file.clone(),
+            role: LayerRole::Policy,
+        }],
+        ctx: c.clone(),
+    });
     assert!(shown.diagnostics.is_empty(), "{:?}", shown.diagnostics);
     let v = layers_json(&shown.layers, &c);
     let l = &v["layers"][0];
