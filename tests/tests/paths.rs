@@ -952,7 +952,7 @@ fn identity_cases() {
 
 proptest::proptest! {
     #[test]
-    fn lexing_folding_and_freezing_never_panic(s in "[/\\\\.?:a-zC~ \u{17f}]{0,24}") {
+    fn lexing_folding_and_freezing_never_panic(s in "[/\\\\.?:a-zCUNV~{} \u{17f}\u{e9}\u{0}]{0,24}") {
         for rules in [PathRules::Posix, PathRules::Windows] {
             let p = parse_bytes(s.as_bytes(), rules);
             proptest::prop_assert!(p.head_len <= s.len());
@@ -964,6 +964,26 @@ proptest::proptest! {
         let _ = ralc::freeze::eligibility::grant_eligibility(&s);
         let c = ctx(&[("HOME", "/nonexistent-home"), ("PATH", "/usr/bin")], "/nonexistent-cwd");
         let _ = freeze::freeze_entry(&c, &s);
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn places_and_selectors_never_panic(
+        head in proptest::sample::select(vec![
+            "~", "~/", "cwd:", "tempdir:", "gitdir:", "xdg:", "xdg:config", "path:", "cargo:",
+            "\\\\?\\", "\\\\.\\", "\\??\\", "//", "C:", "/",
+        ]),
+        tail in "[/\\\\.?:a-zC~{} \u{17f}]{0,16}",
+    ) {
+        let text = format!("{head}{tail}");
+        let c = ctx(
+            &[("HOME", "/nonexistent-home"), ("PATH", "/usr/bin:rel"), ("XDG_CONFIG_HOME", "/etc")],
+            "/nonexistent-cwd",
+        );
+        let _ = freeze::freeze_entry(&c, &text);
+        let p = prof(&[(&text, ExecPolicy::Allow)], &[&text], &[], &[]);
+        let _ = run(&p, &c);
     }
 }
 
