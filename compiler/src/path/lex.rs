@@ -462,6 +462,10 @@ pub fn fold_dots_under(raw: &str, rules: PathRules) -> String {
     if out.is_empty() && p.kind == HeadKind::Relative {
         out.push(b'.');
     }
+    // `\??\` alone keeps its separator, so the fold keeps the NT object namespace
+    if p.is_nt_object() && out == b"\\??" {
+        out.push(b'\\');
+    }
     String::from_utf8(out).unwrap_or_else(|_| raw.to_string())
 }
 
