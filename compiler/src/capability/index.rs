@@ -19,7 +19,11 @@ impl Hasher for Fnv {
         self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for b in bytes {
             h ^= u64::from(*b);
             h = h.wrapping_mul(0x0100_0000_01b3);
@@ -157,10 +161,7 @@ impl<K: Indexed> Rules<K> {
     pub fn compile(table: Table<K>) -> Self {
         let mut index = PathIndex::default();
         let mut always = Vec::new();
-        let cells: Vec<(K, Cell)> = table
-            .cells()
-            .map(|(k, c)| (k.clone(), c.clone()))
-            .collect();
+        let cells: Vec<(K, Cell)> = table.cells().map(|(k, c)| (k.clone(), c.clone())).collect();
         for (i, (k, _)) in cells.iter().enumerate() {
             let id = u32::try_from(i).unwrap_or(u32::MAX);
             match k.index_path() {
@@ -191,7 +192,8 @@ impl<K: Indexed> Rules<K> {
             .chain(self.always.iter().copied());
         let cells = &self.cells;
         self.table.decide(
-            ids.filter_map(|i| cells.get(i as usize)).map(|(k, c)| (k, c)),
+            ids.filter_map(|i| cells.get(i as usize))
+                .map(|(k, c)| (k, c)),
             s,
             arg,
         )

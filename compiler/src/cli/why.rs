@@ -252,11 +252,46 @@ pub fn respond(
     exit_code(&d)
 }
 
-pub fn run(_args: &WhyArgs) -> i32 {
-    // The stack comes from the lead's pipeline (`compile::compile`), which is not in this
-    // build yet; everything after it is `respond`.
-    eprintln!("ralc why: the freeze pipeline (compile::compile) is not in this build yet");
-    EXIT_USAGE
+/// Read a batch: a file named on the command line, or stdin for `-`.
+fn read_batch(name: &str) -> Result<String, String> {
+    use std::io::Read;
+    if name == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("cannot read stdin: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(name).map_err(|e| format!("cannot read `{name}`: {e}"))
+    }
+}
+
+pub fn run(args: &WhyArgs) -> i32 {
+    if args.stack.profiles.is_empty() && args.stack.restrict.is_empty() {
+        eprintln!("ralc why: name at least one profile (-p FILE or -p std:NAME)");
+        return EXIT_USAGE;
+    }
+    let req = match crate::compile::StackRequest::from_args(&args.stack, &[]) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ralc why: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let compiled = crate::compile::compile(req);
+    let Some(stack) = compiled.stack.as_ref() else {
+        eprint!(
+            "{}",
+            crate::diag::human::render(&compiled.diagnostics, &compiled.sources, false)
+        );
+        return EXIT_USAGE;
+    };
+    let mut out = String::new();
+    let mut err = String::new();
+    let code = respond(args, stack, &compiled.ctx, &read_batch, &mut out, &mut err);
+    print!("{out}");
+    eprint!("{err}");
+    code
 }
 
 #[cfg(test)]

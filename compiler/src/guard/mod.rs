@@ -113,10 +113,16 @@ fn granted_decision(g: &Granted, what: String) -> Decision {
             .collect();
         format!("{what}: granted by {}", by.join(", "))
     };
+    let mut decided_by: Vec<Entry> = Vec::new();
+    for e in g.decided_by.iter().map(entry) {
+        if !decided_by.contains(&e) {
+            decided_by.push(e);
+        }
+    }
     Decision {
         granted: true,
         reason: None,
-        decided_by: g.decided_by.iter().map(entry).collect(),
+        decided_by,
         message,
         hint: None,
     }

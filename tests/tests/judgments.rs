@@ -1,5 +1,4 @@
-//! The judgment suite runner (to be `tests/tests/judgments.rs` once the pipeline
-//! `compile::compile` is in main): every `tests/judgments/*.case` is compiled through
+//! The judgment suite: every `tests/judgments/*.case` is compiled through
 //! the real front end and freeze, asked its question through `ralc why --format json`'s
 //! own code path, and checked for verdict, reason and deciding entries.
 //!
@@ -60,17 +59,25 @@ fn parse(text: &str) -> Case {
 }
 
 /// Expected entry → (file, line, column) or a file-only match.
-fn expect_entry(tok: &str, t: &str, layers: &[(String, String, String)]) -> (String, Option<(u32, u32)>) {
+fn expect_entry(
+    tok: &str,
+    t: &str,
+    layers: &[(String, String, String)],
+) -> (String, Option<(u32, u32)>) {
     if tok.starts_with("std:") {
         return (tok.to_owned(), None);
     }
-    if let Some((name, line)) = tok.split_once(":0").filter(|(_, rest)| rest.is_empty()) {
+    if let Some((name, _)) = tok.split_once(":0").filter(|(_, rest)| rest.is_empty()) {
         return (format!("{t}/{name}"), Some((0, 0)));
     }
     let (loc, needle) = tok.split_once('@').expect("NAME:LINE@NEEDLE");
     let (name, line) = loc.split_once(':').expect("NAME:LINE");
     let line: u32 = line.parse().expect("a line number");
-    let body = &layers.iter().find(|(_, n, _)| n == name).expect("a layer").2;
+    let body = &layers
+        .iter()
+        .find(|(_, n, _)| n == name)
+        .expect("a layer")
+        .2;
     let text = body.replace("$T", t);
     let l = text.lines().nth(line as usize - 1).expect("the line");
     let needle = needle.replace("$T", t);
@@ -120,7 +127,8 @@ fn run_case(path: &Path) -> Result<(), String> {
     stack.anchor.env_clear = true;
 
     // The pipeline (the lead's): compile once, then the question through `why`.
-    let compiled = ralc::compile::compile(&ralc::compile::StackRequest::from_args(&stack));
+    let req = ralc::compile::StackRequest::from_args(&stack, &[])?;
+    let compiled = ralc::compile::compile(req);
     let grant_stack = compiled
         .stack
         .as_ref()
@@ -142,7 +150,9 @@ fn run_case(path: &Path) -> Result<(), String> {
         return Err(format!("reason: want {reason}, got {got}"));
     }
     let entries = json["decided_by"].as_array().cloned().unwrap_or_default();
-    let wanted: Vec<_> = want.map(|tok| expect_entry(tok, &t, &case.layers)).collect();
+    let wanted: Vec<_> = want
+        .map(|tok| expect_entry(tok, &t, &case.layers))
+        .collect();
     if wanted.len() != entries.len() {
         return Err(format!("decided_by: want {wanted:?}, got {got}"));
     }
@@ -165,10 +175,19 @@ fn judgments() {
         .filter(|p| p.extension().is_some_and(|x| x == "case"))
         .collect();
     paths.sort();
-    assert!(paths.len() >= 60, "at least 60 cases, found {}", paths.len());
+    assert!(
+        paths.len() >= 60,
+        "at least 60 cases, found {}",
+        paths.len()
+    );
     let failures: Vec<String> = paths
         .iter()
         .filter_map(|p| run_case(p).err().map(|e| format!("{}: {e}", p.display())))
         .collect();
-    assert!(failures.is_empty(), "{} failing:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
