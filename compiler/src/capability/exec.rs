@@ -134,6 +134,14 @@ impl Scope for ExecScope {
             }
         }
     }
+    fn bound(&self, _negative: bool) -> u32 {
+        match self {
+            ExecScope::Any => ANY,
+            ExecScope::Dir(p) => 1 + depth(p.real().as_str()).min(CARRIER - 2),
+            ExecScope::File(_) | ExecScope::Tool(_) => EXACT,
+            ExecScope::Name(_) => NAME,
+        }
+    }
 }
 
 /// A component no real path holds (NUL): the fresh child and fresh name of an own subject.

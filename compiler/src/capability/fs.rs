@@ -54,6 +54,19 @@ impl Scope for FsScope {
             path_within(Identity::Stored, real, s).then(|| depth(real).min(EXCLUSION - 1))
         }
     }
+    fn bound(&self, negative: bool) -> u32 {
+        self.rank_bound(negative)
+    }
+}
+
+impl FsScope {
+    fn rank_bound(&self, negative: bool) -> u32 {
+        if negative {
+            EXCLUSION
+        } else {
+            depth(self.real()).min(EXCLUSION - 1)
+        }
+    }
 }
 
 impl Own for FsScope {

@@ -17,6 +17,11 @@ pub trait Scope: Clone + Ord + fmt::Debug {
     /// The rank at which this scope, carrying evidence of this polarity, speaks to the
     /// subject; `None` when it does not hold for it. Higher ranks are more specific.
     fn speaks(&self, negative: bool, subject: &Self::Subject) -> Option<u32>;
+    /// An upper bound on the rank `speaks` can return for this polarity, known without the
+    /// subject: a judgment skips a scope that could not outrank what already speaks.
+    fn bound(&self, _negative: bool) -> u32 {
+        u32::MAX
+    }
 }
 
 /// Belnap evidence: none, for, against, both.
@@ -285,7 +290,7 @@ impl<K: Scope> Table<K> {
                 } else {
                     c.positive.is_some()
                 };
-                if !present {
+                if !present || best.is_some_and(|b| k.bound(negative) < b) {
                     continue;
                 }
                 let Some(rank) = k.speaks(negative, s) else {
