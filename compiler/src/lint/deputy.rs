@@ -119,29 +119,38 @@ impl Lint for DeputyPrefix {
         &INFO
     }
     fn check(&self, input: &LintInput<'_>, out: &mut Vec<Finding>) {
-        for f in deputy_prefixes(input.layers) {
-            let primary = f.write_entry.as_ref().or(f.exec_entry.as_ref());
-            let mut finding = Finding::new(
-                format!(
-                    "`{}` is both runnable and writable: a program confined here can drop a file that runs",
-                    f.prefix.as_str()
-                ),
-                primary.map(|o| o.span),
-            );
-            if let Some(e) = &f.exec_entry {
-                finding = finding.with_label(e.span, format!("runnable by `{}`", e.written));
-            }
-            if let Some(w) = &f.write_entry {
-                finding = finding.with_label(w.span, format!("writable by `{}`", w.written));
-            }
-            if f.surface != f.prefix.as_str() {
-                finding = finding.with_note(format!("written as `{}`", f.surface));
-            }
-            out.push(finding.with_help(
-                "narrow the exec or the write entry, exclude the directory, or allow the lint here with a reason",
-            ));
-        }
+        out.extend(deputy_prefixes(input.layers).iter().map(finding));
     }
+}
+
+/// The finding of one deputy prefix: at the write entry, both entries labelled.
+pub fn finding(f: &DeputyFinding) -> Finding {
+    let primary = f.write_entry.as_ref().or(f.exec_entry.as_ref());
+    let mut finding = Finding::new(
+        format!(
+            "`{}` is both runnable and writable: a program confined here can drop a file that runs",
+            f.prefix.as_str()
+        ),
+        primary.map(|o| o.span),
+    );
+    if let Some(e) = &f.exec_entry {
+        finding = finding.with_label(e.span, format!("runnable by `{}` ({})", e.written, at(e)));
+    }
+    if let Some(w) = &f.write_entry {
+        finding = finding.with_label(w.span, format!("writable by `{}` ({})", w.written, at(w)));
+    }
+    if f.surface != f.prefix.as_str() {
+        finding = finding.with_note(format!("written as `{}`", f.surface));
+    }
+    finding.with_help(
+        "narrow the exec or the write entry, exclude the directory, or allow the lint here with a reason",
+    )
+}
+
+/// The finding as a diagnostic at the lint's default level.
+pub fn diagnostic(f: &DeputyFinding) -> crate::diag::Diagnostic {
+    let sev = INFO.default_level.severity().unwrap_or(crate::diag::Severity::Warning);
+    super::to_diagnostic(&INFO, sev, finding(f))
 }
 
 #[cfg(test)]

@@ -231,7 +231,7 @@ fn directive_level(
         .find_map(|s| d.level_at(lint, *s, sources))
 }
 
-fn to_diagnostic(info: &LintInfo, sev: Severity, f: Finding) -> Diagnostic {
+pub(crate) fn to_diagnostic(info: &LintInfo, sev: Severity, f: Finding) -> Diagnostic {
     let mut d = Diagnostic::new(info.name, sev, f.message);
     d.span = f.span;
     d.labels = f.labels;
