@@ -390,3 +390,23 @@ fn a_denied_lint_reports_errors() {
     assert!(d.iter().any(|d| d.code == "broad-write" && d.is_error()));
     let _ = FileId(0);
 }
+
+#[test]
+fn ten_thousand_entries_lint_quickly() {
+    // O(n log n): every lint walks ancestors in an index, never every pair of entries.
+    let mut text = String::from("places home=/home/u xdg_config=/home/u/.config\nlayer big.ral\n");
+    for i in 0..2500 {
+        text.push_str(&format!("read /home/u/src/p{i}\n"));
+        text.push_str(&format!("write /home/u/build/b{i}\n"));
+        text.push_str(&format!("deny /home/u/src/p{i}/secret\n"));
+        text.push_str(&format!("exec-dir /opt/t{i}/bin/ allow\n"));
+    }
+    text.push_str("end\nexpect\n");
+    let case = parse_case(&text);
+    let t = std::time::Instant::now();
+    let d = lint(&case);
+    let took = t.elapsed();
+    assert!(d.is_empty(), "{:?}", d.first());
+    // generous for an unoptimised test build on a shared machine; release is far faster
+    assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
+}

@@ -40,7 +40,7 @@ impl Lint for ExclusionWithoutAllowance {
             let Some(fs) = &l.fs else { continue };
             for d in &fs.deny {
                 let p = d.path.real().as_str();
-                if idx.covering(p).is_empty() && idx.beneath(p).is_empty() {
+                if idx.covering(p).is_empty() && !idx.has_beneath(p) {
                     let mut f = Finding::new(
                         format!(
                             "the exclusion `{}` withholds nothing: no allowance of the stack reaches it",

@@ -97,6 +97,15 @@ impl<'a, T> PathIndex<'a, T> {
         }
         out
     }
+    /// Whether some entry lies strictly beneath `path` (stops at the first).
+    pub fn has_beneath(&self, path: &str) -> bool {
+        let k = key(self.identity, path);
+        let lo = if k == "/" { "/".to_string() } else { format!("{k}/") };
+        self.map
+            .range(lo.clone()..)
+            .take_while(|(kk, _)| kk.starts_with(&lo))
+            .any(|(kk, v)| kk != &k && v.iter().any(|(p, _)| path_within(self.identity, path, p)))
+    }
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }
