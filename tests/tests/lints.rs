@@ -410,3 +410,43 @@ fn ten_thousand_entries_lint_quickly() {
     // generous for an unoptimised test build on a shared machine; release is far faster
     assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
 }
+
+fn lint_source(text: &str) -> Vec<String> {
+    let mut sources = SourceMap::new();
+    let id = sources.add("p.ral", text.as_bytes().to_vec());
+    let (typed, diags) = ralc::typecheck::check_source(id, text.as_bytes());
+    assert!(diags.iter().all(|d| !d.is_error()), "{diags:?}");
+    let typed: Vec<TypedProfile> = typed.into_iter().collect();
+    let input = LintInput {
+        layers: &[],
+        typed: &typed,
+        sources: &sources,
+        places: &Places::default(),
+    };
+    ralc::lint::run_layers(&input, &LintLevels::default())
+        .iter()
+        .map(|d| summary(d, &sources))
+        .collect()
+}
+
+#[test]
+fn legacy_forms_from_the_typecheck_and_directives_in_real_profiles() {
+    assert_eq!(
+        lint_source("[\n  net: false,\n  editor: [read: true, write: false],\n]\n"),
+        ["note legacy-form p.ral:2", "note legacy-form p.ral:3"]
+    );
+    assert_eq!(
+        lint_source(
+            "[\n  # ralc: allow(legacy-form) shared with ralc 0.1 users\n  net: false,\n  editor: [read: true],\n]\n"
+        ),
+        ["note legacy-form p.ral:4"]
+    );
+    assert_eq!(
+        lint_source("#!/usr/bin/env ral\n# ralc: allow(legacy-form) kept for old tools\n[\n  net: false,\n]\n"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        lint_source("# ralc: allow(legacy-form)\n[\n  net: false,\n]\n"),
+        ["warning lint-directive p.ral:1"]
+    );
+}
