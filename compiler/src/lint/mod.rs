@@ -273,6 +273,23 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
     v
 }
 
+/// The SARIF log of a run's diagnostics (errors and lint findings alike), with every
+/// rule; `cwd` (absolute) makes artifact URIs relative to it. For `--format sarif`.
+pub fn sarif_report(
+    diags: &[Diagnostic],
+    sources: &SourceMap,
+    cwd: Option<&str>,
+) -> String {
+    crate::diag::sarif::render_with(
+        diags,
+        sources,
+        &sarif_rules(),
+        &crate::diag::sarif::Options {
+            cwd: cwd.map(str::to_string),
+        },
+    )
+}
+
 #[cfg(test)]
 pub(crate) mod testkit;
 
