@@ -110,16 +110,27 @@ pub fn color_for_stdout() -> bool {
 }
 
 pub fn run(args: &CheckArgs) -> i32 {
-    let names = layer_names(args);
-    if names.is_empty() {
+    if args.files.is_empty()
+        && args.stack.profiles.is_empty()
+        && args.stack.restrict.is_empty()
+        && args.stack.extend.is_empty()
+    {
         eprintln!("ralc check: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
-    let fe = check_files(&names);
+    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ralc check: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let compiled = crate::compile::compile(req);
+    let diagnostics = compiled.diagnostics;
     let Some(out) = render(
         args.format,
-        &fe.diagnostics,
-        &fe.sources,
+        &diagnostics,
+        &compiled.sources,
         color_for_stdout(),
     ) else {
         eprintln!(
@@ -129,7 +140,7 @@ pub fn run(args: &CheckArgs) -> i32 {
         return super::EXIT_USAGE;
     };
     print!("{out}");
-    if fe.diagnostics.iter().any(|d| d.is_error()) {
+    if diagnostics.iter().any(|d| d.is_error()) {
         EXIT_ERRORS
     } else {
         0

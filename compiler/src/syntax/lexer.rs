@@ -138,7 +138,7 @@ enum Raw {
     Dollar,
     #[regex(r"-?[0-9]+", priority = 5)]
     Int,
-    #[regex(r#"[^\s\[\](){},:;|&<>'"`$#!=][^\s\[\](){},;|&<>'"`$]*"#)]
+    #[regex(r#"[^\s\x00-\x1F\x7F\[\](){},:;|&<>'"`$#!=][^\s\x00-\x1F\x7F\[\](){},;|&<>'"`$]*"#)]
     Word,
     #[regex(r"`[A-Za-z_][A-Za-z0-9_]*")]
     Tag,
@@ -151,7 +151,8 @@ enum Raw {
     /// `#`: a comment, or a run of `#` then `'` opening a raw string.
     #[token("#", hash)]
     Hash(HashKind),
-    #[token("!")]
+    /// A `!` that opens no `!{`: with the word glued to it, one error.
+    #[regex(r#"![^\s\x00-\x1F\x7F\[\](){},;|&<>'"`${]*"#)]
     Bang,
 }
 
@@ -362,7 +363,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             }
             Raw::Bang => {
                 diags.push(
-                    Diagnostic::error("E0102", "unexpected `!`")
+                    Diagnostic::error("E0102", format!("unexpected `{}`", slice.escape_debug()))
                         .at(sp)
                         .with_help("quote text that carries punctuation: '!'"),
                 );
@@ -640,5 +641,16 @@ mod tests {
         let (_, d) = lex(FileId(0), "x 'abc\n");
         assert_eq!(d[0].code, "E0103");
         assert_eq!(d[0].span.map(|s| (s.start, s.end)), Some((2, 3)));
+    }
+}
+#[cfg(test)]
+mod spread_tests {
+    use super::*;
+    #[test]
+    fn spread_token() {
+        let (t, d) = lex(FileId(0), "['/x', ...$b]");
+        assert!(d.is_empty());
+        let t: Vec<_> = t.into_iter().map(|t| t.0).collect();
+        assert_eq!(t[3], Tok::Spread, "{t:?}");
     }
 }

@@ -42,14 +42,14 @@ pub const CODES: &[CodeInfo] = &[
         code: "E0100",
         title: "the profile cannot be read",
         meaning: "A layer named on the command line is not a readable file (it does not exist, or permission is refused), or `std:NAME` names no standard profile. It is reported against the name, and the other layers are still checked.",
-        example: "",
+        example: "ralc check no-such-file.ral",
         fix: "Name a readable `.ral` file, or one of the standard profiles (`std:minimal`, `std:reasonable`, `std:dangerous`).",
     },
     CodeInfo {
         code: "E0101",
         title: "the profile is not valid UTF-8",
         meaning: "A profile is UTF-8 text. The file holds a byte sequence that is not UTF-8 (often a binary file named by mistake); nothing else in it is read.",
-        example: "[exec: [git: '\u{FFFD}']]",
+        example: "(a file holding the bytes C3 28: not UTF-8)",
         fix: "Save the profile as UTF-8, or name the right file.",
     },
     CodeInfo {

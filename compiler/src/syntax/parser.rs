@@ -202,7 +202,13 @@ pub fn parse_tokens(
         let (out, errs) = item()
             .parse(toks.as_slice().split_token_span(eoi))
             .into_output_errors();
+        // An unterminated string runs to the end of the file: the "unclosed" errors
+        // at the end of the item are its consequence, not news.
+        let swallowed = matches!(toks.last(), Some((Tok::Error, s)) if s.end == len);
         for e in errs {
+            if swallowed && e.found().is_none() {
+                continue;
+            }
             diags.push(rich_to_diag(file, &e, len));
         }
         if let Some(it) = out {
@@ -375,9 +381,8 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
         || elems
             .iter()
             .any(|e| matches!(e, PElem::Pair(k, _) if static_key(k).is_none() && !matches!(k, P::Error(_))));
-    let has_pair = elems
-        .iter()
-        .any(|e| matches!(e, PElem::Pair(..) | PElem::Spread(..)));
+    let has_pair = elems.iter().any(|e| matches!(e, PElem::Pair(..)))
+        || elems.iter().all(|e| matches!(e, PElem::Spread(..)));
     if is_map {
         let mut entries = Vec::new();
         for (i, e) in elems.into_iter().enumerate() {
@@ -410,13 +415,18 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
         return ExprKind::Map(entries);
     }
     if !has_pair {
-        let items = elems
-            .into_iter()
-            .filter_map(|e| match e {
-                PElem::Item(p) => Some(lower(file, p, diags)),
-                _ => None,
-            })
-            .collect();
+        let mut items = Vec::new();
+        for e in elems {
+            match e {
+                PElem::Item(p) => items.push(lower(file, p, diags)),
+                PElem::Spread(_, s) | PElem::MapMark(s) => diags.push(
+                    Diagnostic::error("E0108", "a spread is allowed only in a record literal")
+                        .at(sp(file, s))
+                        .with_help("write the list's items out; a spread copies a record's fields"),
+                ),
+                PElem::Pair(..) => {}
+            }
+        }
         return ExprKind::List(items);
     }
     // A record.

@@ -97,6 +97,10 @@ pub fn check_source(file: FileId, bytes: &[u8]) -> (Option<TypedProfile>, Vec<Di
     let (program, mut diags) = crate::syntax::parse(file, bytes);
     let parse_failed = diags.iter().any(|d| d.is_error());
     let (value, mut more) = crate::eval::evaluate(&program);
+    if parse_failed {
+        // "No value" after a syntax error is a consequence, not news.
+        more.retain(|d| d.code != "E0125");
+    }
     diags.append(&mut more);
     let mut typed = None;
     if let Some(v) = value {
