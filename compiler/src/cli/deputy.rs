@@ -107,10 +107,64 @@ pub fn exit_code(findings: &[DeputyFinding], deny: bool) -> i32 {
     i32::from(deny && !findings.is_empty())
 }
 
-pub fn run(_args: &DeputyArgs) -> i32 {
-    // Wired through the lead's `compile::compile` once the pipeline lands in main.
-    eprintln!("ralc deputy: the pipeline (compile::compile) is not in this build yet");
-    super::EXIT_USAGE
+/// Diagnostics (when the stack does not compile) in the chosen format.
+fn render_diagnostics(
+    format: Format,
+    diags: &[Diagnostic],
+    sources: &SourceMap,
+    cwd: Option<&str>,
+) -> String {
+    match format {
+        Format::Human => {
+            crate::diag::human::render(diags, sources, super::check::color_for_stdout())
+        }
+        Format::Json => crate::diag::json::render(diags, sources),
+        Format::Sarif => crate::lint::sarif_report(diags, sources, cwd),
+        Format::Github => crate::diag::github::render(diags, sources),
+    }
+}
+
+pub fn run(args: &DeputyArgs) -> i32 {
+    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ralc deputy: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    if req.layers.is_empty() {
+        eprintln!("ralc deputy: name at least one profile (FILE, -p FILE or std:NAME)");
+        return super::EXIT_USAGE;
+    }
+    // SARIF artifact URIs are relative to where the shell that named the files stands.
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string));
+    let compiled = crate::compile::compile(req);
+    let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
+        print!(
+            "{}",
+            render_diagnostics(
+                args.format,
+                &compiled.diagnostics,
+                &compiled.sources,
+                cwd.as_deref()
+            )
+        );
+        return super::check::EXIT_ERRORS;
+    };
+    let findings = deputy::deputy_prefixes(stack);
+    print!(
+        "{}",
+        report(
+            &findings,
+            args.format,
+            args.deny,
+            &compiled.sources,
+            cwd.as_deref()
+        )
+    );
+    exit_code(&findings, args.deny)
 }
 
 #[cfg(test)]
@@ -125,7 +179,7 @@ mod tests {
             .exec_dir("/w/", ExecPolicy::Allow)
             .write("/w/target")
             .build(&mut sm)];
-        let f = deputy::deputy_prefixes(&layers);
+        let f = deputy::deputy_prefixes(&crate::capability::stack::GrantStack::new(layers));
         (sm, f)
     }
 

@@ -2,7 +2,7 @@
 //! other OS family, a selector that expands to nothing: `Capabilities::dead`), or an
 //! allowance wholly inside an exclusion of the same stack. It reads the layers only.
 
-use super::judge::{at, StackIndex};
+use super::judge::at;
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 use crate::capability::layer::ExecKey;
 use crate::typecheck::profile::ExecPolicy;
@@ -35,7 +35,7 @@ impl Lint for DeadGrantLint {
                 );
             }
         }
-        let s = StackIndex::new(input.layers);
+        let s = input.index();
         for (_, f) in &s.fs {
             for (kind, entries) in [("read", &f.policy.read), ("write", &f.policy.write)] {
                 for e in entries {

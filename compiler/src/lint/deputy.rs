@@ -10,6 +10,7 @@
 use super::judge::{at, components, StackIndex};
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 use crate::capability::layer::{Capabilities, ExecKey, Origin};
+use crate::capability::stack::GrantStack;
 use crate::path::frozen::RealPath;
 use crate::path::identity::{path_within, Identity};
 use std::collections::BTreeMap;
@@ -44,9 +45,18 @@ pub struct DeputyFinding {
     pub write_entry: Option<Origin>,
 }
 
-/// The deputy prefixes of a stack of layers, sorted by real path.
-pub fn deputy_prefixes(layers: &[Capabilities]) -> Vec<DeputyFinding> {
-    let s = StackIndex::new(layers);
+/// The deputy prefixes of a composed stack, sorted by real path (the write region is the
+/// model's judgment).
+pub fn deputy_prefixes(stack: &GrantStack) -> Vec<DeputyFinding> {
+    prefixes(&StackIndex::of_stack(stack))
+}
+
+/// The deputy prefixes of bare layers (the write region judged per layer by spec §4.1).
+pub fn deputy_prefixes_of_layers(layers: &[Capabilities]) -> Vec<DeputyFinding> {
+    prefixes(&StackIndex::new(layers))
+}
+
+fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
     if !s.fs_restricted() || !s.exec_restricted() {
         return Vec::new();
     }
@@ -84,7 +94,7 @@ pub fn deputy_prefixes(layers: &[Capabilities]) -> Vec<DeputyFinding> {
             prefix: RealPath::from_resolved(real),
             surface,
             exec_entry: exec.map(|r| r.origin.clone()),
-            write_entry: write.map(|e| e.origin.clone()),
+            write_entry: write,
         });
     }
     // Keep the islands: a live prefix beneath another live prefix is part of it.
@@ -119,7 +129,7 @@ impl Lint for DeputyPrefix {
         &INFO
     }
     fn check(&self, input: &LintInput<'_>, out: &mut Vec<Finding>) {
-        out.extend(deputy_prefixes(input.layers).iter().map(finding));
+        out.extend(prefixes(&input.index()).iter().map(finding));
     }
 }
 
@@ -163,7 +173,14 @@ mod tests {
     fn run(build: impl FnOnce(&mut SourceMap) -> Vec<Capabilities>) -> Vec<DeputyFinding> {
         let mut sm = SourceMap::new();
         let layers = build(&mut sm);
-        deputy_prefixes(&layers)
+        let by_layers = deputy_prefixes_of_layers(&layers);
+        // the same answer when the write region is the model's judgment
+        let by_model = deputy_prefixes(&GrantStack::new(layers));
+        assert_eq!(
+            by_layers.iter().map(|f| &f.prefix).collect::<Vec<_>>(),
+            by_model.iter().map(|f| &f.prefix).collect::<Vec<_>>()
+        );
+        by_model
     }
 
     #[test]

@@ -2,14 +2,20 @@
 //! decides it, over an index built once (lookups walk a path's ancestors, so every lint
 //! stays O(n log n) in the number of entries).
 //!
-//! INTERIM: until the model's `GrantStack::read/write` is in this branch, the per-layer
-//! fs judgment (an exclusion beats every allowance; among allowances the deeper wins) and
-//! the exec directory judgment (deeper `Dir` beats shallower; at equal depth negative
-//! wins) live here, following spec §4.1 literally. It must never grow into a second
-//! model: no carriers, no names, no refreeze.
+//! Over a `GrantStack`, the fs questions (may this real path be read, written?) are the
+//! model's own judgment (`GrantStack::judge_real`), asked once per question; the layer
+//! indexes here serve only the questions the model has no method for (which entries
+//! cover or lie beneath a path; whether a directory runs with full evidence, spec §5).
+//! Over bare layers (unit tests, `run_layers`), the per-layer fs judgment here follows
+//! spec §4.1 literally (an exclusion beats every allowance; among allowances the deeper
+//! wins). It must never grow into a second model: no carriers, no names, no refreeze.
 //! Containment is only ever confirmed through `path::identity::path_within`.
 
+use crate::capability::fs::FsOp;
 use crate::capability::layer::{Capabilities, ExecKey, ExecRule, FsEntry, FsPolicy, Origin};
+use crate::capability::resolve::Resolve;
+use crate::capability::stack::GrantStack;
+use crate::path::frozen::RealPath;
 use crate::path::identity::{collision_key, path_within, Identity};
 use crate::typecheck::profile::ExecPolicy;
 use std::collections::BTreeMap;
@@ -238,6 +244,8 @@ impl<'a> ExecIndex<'a> {
 #[derive(Debug)]
 pub struct StackIndex<'a> {
     pub layers: &'a [Capabilities],
+    /// The model, when the lints run over a composed stack.
+    pub stack: Option<&'a GrantStack>,
     /// `(layer index, its fs)`, for layers that opine on fs.
     pub fs: Vec<(usize, FsIndex<'a>)>,
     /// `(layer index, its exec)`, for layers that opine on exec.
@@ -248,6 +256,7 @@ impl<'a> StackIndex<'a> {
     pub fn new(layers: &'a [Capabilities]) -> Self {
         StackIndex {
             layers,
+            stack: None,
             fs: layers
                 .iter()
                 .enumerate()
@@ -260,22 +269,49 @@ impl<'a> StackIndex<'a> {
                 .collect(),
         }
     }
+    /// The layers of a composed stack, judged by the model.
+    pub fn of_stack(stack: &'a GrantStack) -> Self {
+        StackIndex {
+            stack: Some(stack),
+            ..StackIndex::new(stack.layers())
+        }
+    }
     /// Some layer restricts the file system.
     pub fn fs_restricted(&self) -> bool {
-        self.fs.iter().any(|(_, f)| !f.unrestrictive())
+        match self.stack {
+            Some(st) => st.fs_restricted(),
+            None => self.fs.iter().any(|(_, f)| !f.unrestrictive()),
+        }
     }
     /// Some layer restricts exec.
     pub fn exec_restricted(&self) -> bool {
-        self.exec.iter().any(|(_, e)| !e.unrestrictive())
+        match self.stack {
+            Some(st) => st.exec_restricted(),
+            None => self.exec.iter().any(|(_, e)| !e.unrestrictive()),
+        }
     }
-    /// Writing `path` under the stack: `Some(deepest deciding entry)` when every fs layer
+    /// Writing real `path` under the stack: `Some(a deciding entry)` when every fs layer
     /// writes it (`Some(None)` when no layer opines), `None` when some layer withholds it.
-    pub fn writable(&self, path: &str) -> Option<Option<&'a FsEntry>> {
-        deepest(self.fs.iter().map(|(_, f)| f.write(path).ok()))
+    pub fn writable(&self, path: &str) -> Option<Option<Origin>> {
+        self.judge(FsOp::Write, path)
     }
-    /// Reading `path` under the stack, the same way.
-    pub fn readable(&self, path: &str) -> Option<Option<&'a FsEntry>> {
-        deepest(self.fs.iter().map(|(_, f)| f.read(path).ok()))
+    /// Reading real `path` under the stack, the same way.
+    pub fn readable(&self, path: &str) -> Option<Option<Origin>> {
+        self.judge(FsOp::Read, path)
+    }
+    fn judge(&self, op: FsOp, path: &str) -> Option<Option<Origin>> {
+        if let Some(st) = self.stack {
+            let g = st
+                .judge_real(op, &RealPath::from_resolved(path), &AlreadyReal)
+                .ok()?;
+            // the deciding entry of the last opining layer (the one pushed last)
+            return Some(g.decided_by.last().map(|c| (*c.origin).clone()));
+        }
+        let per_layer = self.fs.iter().map(|(_, f)| match op {
+            FsOp::Read => f.read(path).ok(),
+            FsOp::Write => f.write(path).ok(),
+        });
+        deepest(per_layer).map(|e| e.map(|e| e.origin.clone()))
     }
     /// Directory `path` runs under the stack: every exec layer runs it with full evidence.
     /// `Some(deepest deciding key)`; `Some(None)` when only `Any` (or no layer) decides.
@@ -315,6 +351,22 @@ fn deepest<'a>(
         }
     }
     Some(best.map(|(_, e)| e))
+}
+
+/// The resolver handed to `GrantStack::judge_real` for paths that are already real: the
+/// lints ask only about real paths taken from frozen entries, so nothing is resolved.
+struct AlreadyReal;
+
+impl Resolve for AlreadyReal {
+    fn which(&self, _name: &str) -> Option<(String, RealPath)> {
+        None
+    }
+    fn real(&self, path: &str) -> Option<RealPath> {
+        Some(RealPath::from_resolved(path))
+    }
+    fn cwd(&self) -> &str {
+        "/"
+    }
 }
 
 /// `file:line:col` of an origin.

@@ -49,6 +49,7 @@ mod tests {
             typed,
             sources: &sm,
             places: &Places::default(),
+            stack: None,
         };
         let mut out = Vec::new();
         LegacyFormLint.check(&input, &mut out);

@@ -91,6 +91,34 @@ pub struct LintInput<'a> {
     pub typed: &'a [TypedProfile],
     pub sources: &'a SourceMap,
     pub places: &'a Places,
+    /// The composed stack, when there is one: fs judgments are then the model's.
+    pub stack: Option<&'a crate::capability::stack::GrantStack>,
+}
+
+impl<'a> LintInput<'a> {
+    /// The layers indexed, judged by the model when a stack is present.
+    pub fn index(&self) -> judge::StackIndex<'a> {
+        match self.stack {
+            Some(st) => judge::StackIndex::of_stack(st),
+            None => judge::StackIndex::new(self.layers),
+        }
+    }
+}
+
+impl Places {
+    /// `~` and `xdg:config` as the freeze anchor resolves them (real).
+    pub fn from_ctx(ctx: &crate::freeze::FreezeCtx) -> Places {
+        use crate::path::basedir::{resolve_xdg_in, XdgKind};
+        let home = ctx.home().and_then(|h| ctx.real_of(h).ok());
+        let xdg_config = resolve_xdg_in(
+            XdgKind::Config,
+            |k| ctx.var(k).map(str::to_string),
+            ctx.home(),
+            ctx.rules(),
+        )
+        .and_then(|(p, _)| ctx.real_of(&p).ok());
+        Places { home, xdg_config }
+    }
 }
 
 /// One finding of one lint, before its level is applied.
@@ -190,6 +218,26 @@ impl LintLevels {
             .copied()
             .unwrap_or(info.default_level)
     }
+}
+
+/// Run every lint over a composed stack (its layers, judged by the model), with the typed
+/// profiles and the places of the freeze anchor. See [`run_layers`].
+pub fn run(
+    stack: &crate::capability::stack::GrantStack,
+    typed: &[TypedProfile],
+    sources: &SourceMap,
+    levels: &LintLevels,
+    ctx: &crate::freeze::FreezeCtx,
+) -> Vec<Diagnostic> {
+    let places = Places::from_ctx(ctx);
+    let input = LintInput {
+        layers: stack.layers(),
+        typed,
+        sources,
+        places: &places,
+        stack: Some(stack),
+    };
+    run_layers(&input, levels)
 }
 
 /// Run every lint over the layers; findings at their levels (command line, then the

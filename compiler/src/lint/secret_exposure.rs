@@ -2,7 +2,7 @@
 //! network is not `` `offline `` (one table, below). Judged on real paths against the home
 //! and `xdg:config` the freeze resolved.
 
-use super::judge::{at, StackIndex};
+use super::judge::at;
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 
 /// The well-known secret stores: `(base, sub-path)`, base `~` or `xdg:config`.
@@ -46,7 +46,7 @@ impl Lint for SecretExposure {
         if input.layers.iter().any(|l| l.net.is_some()) {
             return;
         }
-        let s = StackIndex::new(input.layers);
+        let s = input.index();
         if !s.fs_restricted() {
             return;
         }
@@ -62,10 +62,10 @@ impl Lint for SecretExposure {
                     Finding::new(
                         format!(
                             "the secret store `{base}/{sub}` is readable through `{}` ({}) while the network is not offline",
-                            e.origin.written,
-                            at(&e.origin)
+                            e.written,
+                            at(&e)
                         ),
-                        Some(e.origin.span),
+                        Some(e.span),
                     )
                     .with_note(format!("judged on `{path}`"))
                     .with_help(format!("add `'{base}/{sub}'` to `deny`, or ``net: `offline``")),

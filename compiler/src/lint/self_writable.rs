@@ -2,7 +2,7 @@
 //! confined program write (`LayerSource::path`, judged on its real path), so the program
 //! can rewrite its own confinement for the next launch.
 
-use super::judge::{at, StackIndex};
+use super::judge::at;
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 
 pub static INFO: LintInfo = LintInfo {
@@ -22,7 +22,7 @@ impl Lint for SelfWritable {
         &INFO
     }
     fn check(&self, input: &LintInput<'_>, out: &mut Vec<Finding>) {
-        let s = StackIndex::new(input.layers);
+        let s = input.index();
         for l in input.layers {
             let Some(p) = &l.source.path else { continue };
             let real = p.real().as_str();
@@ -33,10 +33,10 @@ impl Lint for SelfWritable {
                         format!(
                             "`{}` is writable under the stack it builds, through `{}` ({})",
                             l.source.name,
-                            e.origin.written,
-                            at(&e.origin)
+                            e.written,
+                            at(&e)
                         ),
-                        Some(e.origin.span),
+                        Some(e.span),
                     )
                     .with_note(format!("judged on `{real}`"))
                     .with_help("exclude the file, move it, or pass it with --restrict"),

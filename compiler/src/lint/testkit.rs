@@ -245,6 +245,7 @@ pub fn check_with(
         typed: &[],
         sources,
         places,
+        stack: None,
     };
     let mut out = Vec::new();
     lint.check(&input, &mut out);
