@@ -242,6 +242,7 @@ fn lint(case: &Case) -> Vec<Diagnostic> {
         typed: &case.typed,
         sources: &case.sources,
         places: &case.places,
+        stack: None,
     };
     ralc::lint::run_layers(&input, &case.levels)
 }
@@ -422,6 +423,7 @@ fn lint_source(text: &str) -> Vec<String> {
         typed: &typed,
         sources: &sources,
         places: &Places::default(),
+        stack: None,
     };
     ralc::lint::run_layers(&input, &LintLevels::default())
         .iter()
@@ -449,4 +451,185 @@ fn legacy_forms_from_the_typecheck_and_directives_in_real_profiles() {
         lint_source("# ralc: allow(legacy-form)\n[\n  net: false,\n]\n"),
         ["warning lint-directive p.ral:1"]
     );
+}
+
+// ---- spec §5 end to end: real profiles, the real freeze on a real disk, the model ----
+
+mod end_to_end {
+    use super::repo;
+    use ralc::cli::args::{Format, StackArgs};
+    use ralc::compile::{compile, Compiled, StackRequest};
+    use ralc::freeze::{FreezeCtx, RealDisk};
+    use ralc::lint::deputy::{deputy_prefixes, DeputyFinding};
+    use std::collections::BTreeMap;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    fn ctx(home: &str, cwd: &str) -> FreezeCtx {
+        let mut env = BTreeMap::new();
+        env.insert("HOME".to_string(), home.to_string());
+        env.insert("PATH".to_string(), "/usr/bin:/bin".to_string());
+        FreezeCtx::from_parts(env, cwd.to_string(), Arc::new(RealDisk))
+    }
+
+    fn compiled(files: &[String], home: &str, cwd: &str) -> Compiled {
+        let c = compile(StackRequest::with_ctx(
+            &StackArgs::default(),
+            files,
+            ctx(home, cwd),
+        ));
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        c
+    }
+
+    fn deputy(files: &[String], home: &str, cwd: &str) -> Vec<DeputyFinding> {
+        let c = compiled(files, home, cwd);
+        deputy_prefixes(c.stack.as_ref().expect("a stack"))
+    }
+
+    struct Tree {
+        _dir: tempfile::TempDir,
+        root: String,
+    }
+
+    fn tree() -> Tree {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = std::fs::canonicalize(dir.path())
+            .expect("canonical tempdir")
+            .to_str()
+            .expect("unicode tempdir")
+            .to_string();
+        for d in ["home/u", "proj/target", "tools/bin", "app/plugins"] {
+            std::fs::create_dir_all(Path::new(&root).join(d)).expect("mkdir");
+        }
+        Tree { _dir: dir, root }
+    }
+
+    impl Tree {
+        fn profile(&self, name: &str, text: &str) -> String {
+            let p = format!("{}/{name}", self.root);
+            std::fs::write(&p, text.replace("$ROOT", &self.root)).expect("write profile");
+            p
+        }
+        fn home(&self) -> String {
+            format!("{}/home/u", self.root)
+        }
+        fn proj(&self) -> String {
+            format!("{}/proj", self.root)
+        }
+    }
+
+    #[test]
+    fn compile_and_run_in_one_tree_fires() {
+        let t = tree();
+        let p = t.profile(
+            "p.ral",
+            "[\n  exec: ['system:': 'allow', 'cwd:/': 'allow'],\n  fs: [read: ['/usr'], write: ['cwd:']],\n]\n",
+        );
+        let f = deputy(&[p], &t.home(), &t.proj());
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].prefix.as_str(), t.proj());
+        assert_eq!(f[0].exec_entry.as_ref().unwrap().written, "cwd:/");
+        assert_eq!(f[0].write_entry.as_ref().unwrap().written, "cwd:");
+        assert_eq!(f[0].write_entry.as_ref().unwrap().line, 3);
+    }
+
+    #[test]
+    fn an_unrestricted_fs_does_not() {
+        let t = tree();
+        let p = t.profile("p.ral", "[\n  exec: ['cwd:/': 'allow'],\n]\n");
+        assert!(deputy(&[p], &t.home(), &t.proj()).is_empty());
+    }
+
+    #[test]
+    fn a_symlinked_write_region_into_an_exec_directory_fires_with_the_real_path() {
+        let t = tree();
+        let link = format!("{}/scratch", t.home());
+        std::os::unix::fs::symlink(format!("{}/tools/bin", t.root), &link).expect("symlink");
+        let p = t.profile(
+            "p.ral",
+            "[\n  exec: ['$ROOT/tools/bin/': 'allow'],\n  fs: [write: ['~/scratch']],\n]\n",
+        );
+        let f = deputy(&[p], &t.home(), &t.proj());
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].prefix.as_str(), format!("{}/tools/bin", t.root));
+        assert_eq!(f[0].write_entry.as_ref().unwrap().written, "~/scratch");
+    }
+
+    #[test]
+    fn a_directory_excluded_on_either_side_does_not() {
+        let t = tree();
+        let fs_side = t.profile(
+            "fs.ral",
+            "[\n  exec: ['cwd:/target/': 'allow'],\n  fs: [write: ['cwd:'], deny: ['cwd:/TARGET']],\n]\n",
+        );
+        assert!(deputy(&[fs_side], &t.home(), &t.proj()).is_empty());
+        let exec_side = t.profile(
+            "exec.ral",
+            "[\n  exec: ['cwd:/': 'allow', 'cwd:/target/': 'deny'],\n  fs: [write: ['cwd:/target']],\n]\n",
+        );
+        assert!(deputy(&[exec_side], &t.home(), &t.proj()).is_empty());
+    }
+
+    #[test]
+    fn two_layers_innocent_alone_make_one() {
+        let t = tree();
+        let base = t.profile("base.ral", "[\n  exec: ['$ROOT/app/': 'allow'],\n]\n");
+        let project = t.profile("project.ral", "[\n  fs: [write: ['$ROOT/app/plugins']],\n]\n");
+        assert!(deputy(std::slice::from_ref(&base), &t.home(), &t.proj()).is_empty());
+        assert!(deputy(std::slice::from_ref(&project), &t.home(), &t.proj()).is_empty());
+        let f = deputy(&[base.clone(), project.clone()], &t.home(), &t.proj());
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].prefix.as_str(), format!("{}/app/plugins", t.root));
+        assert_eq!(&*f[0].exec_entry.as_ref().unwrap().file, base.as_str());
+        assert_eq!(&*f[0].write_entry.as_ref().unwrap().file, project.as_str());
+    }
+
+    #[test]
+    fn lint_run_over_the_stack_reports_the_deputy_prefix_and_directives_allow_it() {
+        let t = tree();
+        let p = t.profile(
+            "p.ral",
+            "[\n  exec: ['cwd:/': 'allow'],\n  fs: [write: ['cwd:/target']],\n]\n",
+        );
+        let c = compiled(&[p], &t.home(), &t.proj());
+        let d = ralc::lint::run(
+            c.stack.as_ref().unwrap(),
+            &c.typed,
+            &c.sources,
+            &ralc::lint::LintLevels::default(),
+            &c.ctx,
+        );
+        assert!(d.iter().any(|d| d.code == "deputy-prefix"), "{d:?}");
+        let p = t.profile(
+            "q.ral",
+            "[\n  exec: ['cwd:/': 'allow'],\n  # ralc: allow(deputy-prefix) cargo build && ./target/debug/app\n  fs: [write: ['cwd:/target']],\n]\n",
+        );
+        let c = compiled(&[p], &t.home(), &t.proj());
+        let d = ralc::lint::run(
+            c.stack.as_ref().unwrap(),
+            &c.typed,
+            &c.sources,
+            &ralc::lint::LintLevels::default(),
+            &c.ctx,
+        );
+        assert!(!d.iter().any(|d| d.code == "deputy-prefix"), "{d:?}");
+    }
+
+    /// examples/code-review: what `ralc deputy --format github` prints for the change,
+    /// frozen at the anchor the README uses (`--home /home/dev --cwd /home/dev/project`).
+    #[test]
+    fn the_code_review_example_prints_what_its_readme_shows() {
+        let dir = repo().join("examples/code-review");
+        let run = |name: &str| {
+            let file = dir.join(name).to_str().expect("unicode").to_string();
+            let c = compiled(&[file], "/home/dev", "/home/dev/project");
+            let f = deputy_prefixes(c.stack.as_ref().unwrap());
+            let out = ralc::cli::deputy::report(&f, Format::Github, false, &c.sources, None);
+            out.replace(&format!("{}/", repo().to_str().unwrap()), "")
+        };
+        assert_eq!(run("before.ral"), "");
+        let want = std::fs::read_to_string(dir.join("deputy.github.txt")).expect("expected output");
+        assert_eq!(run("after.ral"), want);
+    }
 }

@@ -144,10 +144,10 @@ pub fn finding(f: &DeputyFinding) -> Finding {
         primary.map(|o| o.span),
     );
     if let Some(e) = &f.exec_entry {
-        finding = finding.with_label(e.span, format!("runnable by `{}` ({})", e.written, at(e)));
+        finding = finding.with_label(e.span, format!("runnable by `{}`", e.written));
     }
     if let Some(w) = &f.write_entry {
-        finding = finding.with_label(w.span, format!("writable by `{}` ({})", w.written, at(w)));
+        finding = finding.with_label(w.span, format!("writable by `{}`", w.written));
     }
     if f.surface != f.prefix.as_str() {
         finding = finding.with_note(format!("written as `{}`", f.surface));
