@@ -34,7 +34,11 @@ fn repo() -> PathBuf {
 
 fn fp(spec: &str) -> FrozenPath {
     let (s, r) = spec.split_once("=>").unwrap_or((spec, spec));
-    let r = if r.len() > 1 { r.trim_end_matches('/') } else { r };
+    let r = if r.len() > 1 {
+        r.trim_end_matches('/')
+    } else {
+        r
+    };
     FrozenPath::from_parts(s, RealPath::from_resolved(r))
 }
 
@@ -292,7 +296,8 @@ fn every_lint_has_a_case_that_fires_and_one_that_is_silent() {
     for l in ralc::lint::registry::all() {
         let name = l.info().name;
         let fires = all.iter().any(|(p, t)| {
-            p.file_name().is_some_and(|f| f.to_string_lossy().starts_with(name))
+            p.file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with(name))
                 && t.contains(&format!(" {name} "))
         });
         let silent = all.iter().any(|(p, t)| {
@@ -347,7 +352,8 @@ fn sarif_schema() -> serde_json::Value {
         .iter()
         .find(|p| p.exists())
         .unwrap_or_else(|| panic!("the SARIF 2.1.0 schema is not at {candidates:?}"));
-    serde_json::from_str(&std::fs::read_to_string(p).expect("schema readable")).expect("schema JSON")
+    serde_json::from_str(&std::fs::read_to_string(p).expect("schema readable"))
+        .expect("schema JSON")
 }
 
 #[test]
@@ -407,9 +413,11 @@ fn ten_thousand_entries_lint_quickly() {
     let t = std::time::Instant::now();
     let d = lint(&case);
     let took = t.elapsed();
+    eprintln!("10k entries linted in {took:?}");
     assert!(d.is_empty(), "{:?}", d.first());
-    // generous for an unoptimised test build on a shared machine; release is far faster
-    assert!(took < std::time::Duration::from_secs(3), "took {took:?}");
+    // A guard against quadratic blow-up (10^8 pair checks would take minutes), generous
+    // for an unoptimised build on a shared two-core machine (about 2 s there).
+    assert!(took < std::time::Duration::from_secs(15), "took {took:?}");
 }
 
 fn lint_source(text: &str) -> Vec<String> {
@@ -575,7 +583,10 @@ mod end_to_end {
     fn two_layers_innocent_alone_make_one() {
         let t = tree();
         let base = t.profile("base.ral", "[\n  exec: ['$ROOT/app/': 'allow'],\n]\n");
-        let project = t.profile("project.ral", "[\n  fs: [write: ['$ROOT/app/plugins']],\n]\n");
+        let project = t.profile(
+            "project.ral",
+            "[\n  fs: [write: ['$ROOT/app/plugins']],\n]\n",
+        );
         assert!(deputy(std::slice::from_ref(&base), &t.home(), &t.proj()).is_empty());
         assert!(deputy(std::slice::from_ref(&project), &t.home(), &t.proj()).is_empty());
         let f = deputy(&[base.clone(), project.clone()], &t.home(), &t.proj());

@@ -92,7 +92,11 @@ pub fn artifact_location(name: &str, opts: &Options) -> Value {
         cwd.as_ref().map(|c| fold(&format!("{c}/{name}")))
     };
     if let (Some(abs), Some(cwd)) = (&abs, &cwd) {
-        let base = if cwd == "/" { "/".to_string() } else { format!("{cwd}/") };
+        let base = if cwd == "/" {
+            "/".to_string()
+        } else {
+            format!("{cwd}/")
+        };
         if let Some(rel) = abs.strip_prefix(&base) {
             return json!({ "uri": percent_encode_path(rel), "uriBaseId": BASE_ID });
         }
@@ -248,7 +252,10 @@ mod tests {
             artifact_location("../x/p.ral", &o("/w/a")),
             json!({"uri": "file:///w/x/p.ral"})
         );
-        assert_eq!(artifact_location("std:minimal", &o("/w")), json!({"uri": "std:minimal"}));
+        assert_eq!(
+            artifact_location("std:minimal", &o("/w")),
+            json!({"uri": "std:minimal"})
+        );
         assert_eq!(
             artifact_location("ß.ral", &Options::default()),
             json!({"uri": "%C3%9F.ral", "uriBaseId": "SRCROOT"})
@@ -276,8 +283,14 @@ mod tests {
         assert_eq!(r["ruleIndex"], 0);
         assert_eq!(r["level"], "warning");
         let reg = &r["locations"][0]["physicalLocation"]["region"];
-        assert_eq!((reg["startLine"].as_u64(), reg["startColumn"].as_u64()), (Some(2), Some(15)));
+        assert_eq!(
+            (reg["startLine"].as_u64(), reg["startColumn"].as_u64()),
+            (Some(2), Some(15))
+        );
         assert_eq!(r["relatedLocations"][0]["message"]["text"], "here");
-        assert_eq!(v["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"], "file:///w/");
+        assert_eq!(
+            v["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"],
+            "file:///w/"
+        );
     }
 }

@@ -31,7 +31,12 @@ impl Lint for BroadWrite {
                 let p = w.path.real().as_str();
                 let what = if same(p, "/") {
                     Some("the whole file system")
-                } else if input.places.home.as_ref().is_some_and(|h| same(p, h.as_str())) {
+                } else if input
+                    .places
+                    .home
+                    .as_ref()
+                    .is_some_and(|h| same(p, h.as_str()))
+                {
                     Some("the home directory")
                 } else if input
                     .places
@@ -46,7 +51,10 @@ impl Lint for BroadWrite {
                 if let Some(what) = what {
                     out.push(
                         Finding::new(
-                            format!("`{}` lets a confined program write {what}", w.origin.written),
+                            format!(
+                                "`{}` lets a confined program write {what}",
+                                w.origin.written
+                            ),
                             Some(w.origin.span),
                         )
                         .with_help("write only the directories the program needs"),

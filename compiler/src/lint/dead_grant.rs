@@ -59,7 +59,10 @@ impl Lint for DeadGrantLint {
         for (i, e) in &s.exec {
             for r in e.rules {
                 let p = match (&r.key, &r.policy) {
-                    (ExecKey::Dir(p) | ExecKey::File(p), ExecPolicy::Allow | ExecPolicy::Subcommands(_)) => p,
+                    (
+                        ExecKey::Dir(p) | ExecKey::File(p),
+                        ExecPolicy::Allow | ExecPolicy::Subcommands(_),
+                    ) => p,
                     _ => continue,
                 };
                 for (j, other) in &s.exec {
@@ -107,7 +110,9 @@ mod tests {
                 .deny("/home/u/.SSH")
                 .exec_dir("/opt/x/", Allow)
                 .build(&mut sm),
-            LayerBuilder::new("b.ral").exec_dir("/opt/", Deny).build(&mut sm),
+            LayerBuilder::new("b.ral")
+                .exec_dir("/opt/", Deny)
+                .build(&mut sm),
         ];
         let f = check(&DeadGrantLint, &layers, &sm);
         assert_eq!(f.len(), 3, "{f:?}");

@@ -114,8 +114,16 @@ fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
 
 /// The human line of one finding.
 pub fn describe(f: &DeputyFinding) -> String {
-    let e = f.exec_entry.as_ref().map(at).unwrap_or_else(|| "every program".into());
-    let w = f.write_entry.as_ref().map(at).unwrap_or_else(|| "no fs opinion".into());
+    let e = f
+        .exec_entry
+        .as_ref()
+        .map(at)
+        .unwrap_or_else(|| "every program".into());
+    let w = f
+        .write_entry
+        .as_ref()
+        .map(at)
+        .unwrap_or_else(|| "no fs opinion".into());
     format!(
         "`{}` is both runnable ({e}) and writable ({w})",
         f.prefix.as_str()
@@ -159,7 +167,10 @@ pub fn finding(f: &DeputyFinding) -> Finding {
 
 /// The finding as a diagnostic at the lint's default level.
 pub fn diagnostic(f: &DeputyFinding) -> crate::diag::Diagnostic {
-    let sev = INFO.default_level.severity().unwrap_or(crate::diag::Severity::Warning);
+    let sev = INFO
+        .default_level
+        .severity()
+        .unwrap_or(crate::diag::Severity::Warning);
     super::to_diagnostic(&INFO, sev, finding(f))
 }
 
@@ -245,7 +256,10 @@ mod tests {
         });
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].prefix.as_str(), "/opt/tools/bin");
-        assert_eq!(f[0].write_entry.as_ref().unwrap().written, "/home/u/scratch");
+        assert_eq!(
+            f[0].write_entry.as_ref().unwrap().written,
+            "/home/u/scratch"
+        );
     }
 
     #[test]
@@ -270,7 +284,11 @@ mod tests {
                 .exec_dir("/home/u/proj/", Allow)
                 .write("/home/u/proj")
                 .build(sm),
-            LayerBuilder::new("b.ral").read("/").write("/home").deny("/home/u/PROJ").build(sm),
+            LayerBuilder::new("b.ral")
+                .read("/")
+                .write("/home")
+                .deny("/home/u/PROJ")
+                .build(sm),
         ])
         .is_empty());
         // a partial exclusion leaves the island
@@ -287,8 +305,16 @@ mod tests {
 
     #[test]
     fn two_layers_innocent_alone_make_one() {
-        let a = |sm: &mut SourceMap| LayerBuilder::new("a.ral").exec_dir("/srv/app/", Allow).build(sm);
-        let b = |sm: &mut SourceMap| LayerBuilder::new("b.ral").write("/srv/app/plugins").build(sm);
+        let a = |sm: &mut SourceMap| {
+            LayerBuilder::new("a.ral")
+                .exec_dir("/srv/app/", Allow)
+                .build(sm)
+        };
+        let b = |sm: &mut SourceMap| {
+            LayerBuilder::new("b.ral")
+                .write("/srv/app/plugins")
+                .build(sm)
+        };
         assert!(run(|sm| vec![a(sm)]).is_empty());
         assert!(run(|sm| vec![b(sm)]).is_empty());
         let f = run(|sm| vec![a(sm), b(sm)]);
@@ -302,7 +328,10 @@ mod tests {
     fn the_fold_meets_exec_layers() {
         // one layer runs /a, the next only /b: nothing runs in /a under the stack.
         assert!(run(|sm| vec![
-            LayerBuilder::new("a.ral").exec_dir("/a/", Allow).write("/a").build(sm),
+            LayerBuilder::new("a.ral")
+                .exec_dir("/a/", Allow)
+                .write("/a")
+                .build(sm),
             LayerBuilder::new("b.ral").exec_dir("/b/", Allow).build(sm),
         ])
         .is_empty());

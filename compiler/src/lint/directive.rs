@@ -82,7 +82,8 @@ impl Directives {
                 let start = offset;
                 offset += line.len();
                 let trimmed = line.trim();
-                let is_comment = trimmed.starts_with('#') && !trimmed.trim_start_matches('#').starts_with('\'');
+                let is_comment =
+                    trimmed.starts_with('#') && !trimmed.trim_start_matches('#').starts_with('\'');
                 if trimmed.is_empty() {
                     continue;
                 }
@@ -186,7 +187,11 @@ mod tests {
 
     fn at_line(sm: &SourceMap, line: usize) -> Span {
         let text = sm.get(crate::diag::FileId(0)).text_lossy();
-        let off: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum();
+        let off: usize = text
+            .split_inclusive('\n')
+            .take(line - 1)
+            .map(str::len)
+            .sum();
         Span::new(crate::diag::FileId(0), off + 2, off + 3)
     }
 
@@ -195,8 +200,14 @@ mod tests {
         let text = "# std-ish profile\n# ralc: allow(broad-write) the sandbox is a VM\n[\n  fs: [\n    # ralc: deny(dead-grant) must not rot\n\n    read: ['/x'],\n    write: ['/y'],\n  ],\n]\n";
         let (sm, d) = parse(text);
         assert!(d.problems.is_empty(), "{:?}", d.problems);
-        assert_eq!(d.level_at("broad-write", at_line(&sm, 8), &sm), Some(Level::Allow));
-        assert_eq!(d.level_at("dead-grant", at_line(&sm, 7), &sm), Some(Level::Deny));
+        assert_eq!(
+            d.level_at("broad-write", at_line(&sm, 8), &sm),
+            Some(Level::Allow)
+        );
+        assert_eq!(
+            d.level_at("dead-grant", at_line(&sm, 7), &sm),
+            Some(Level::Deny)
+        );
         assert_eq!(d.level_at("dead-grant", at_line(&sm, 8), &sm), None);
     }
 

@@ -80,10 +80,18 @@ mod tests {
     fn is_silent_when_an_allowance_of_any_layer_reaches_it() {
         let mut sm = SourceMap::new();
         let layers = vec![
-            LayerBuilder::new("a.ral").read("/home/u").deny("/home/u/.ssh").build(&mut sm),
+            LayerBuilder::new("a.ral")
+                .read("/home/u")
+                .deny("/home/u/.ssh")
+                .build(&mut sm),
             // reached from above by another layer, and from below
-            LayerBuilder::new("b.ral").deny("/home/U").deny("/var").build(&mut sm),
-            LayerBuilder::new("c.ral").write("/var/tmp/x").build(&mut sm),
+            LayerBuilder::new("b.ral")
+                .deny("/home/U")
+                .deny("/var")
+                .build(&mut sm),
+            LayerBuilder::new("c.ral")
+                .write("/var/tmp/x")
+                .build(&mut sm),
         ];
         assert!(check(&ExclusionWithoutAllowance, &layers, &sm).is_empty());
     }

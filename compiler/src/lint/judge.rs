@@ -20,6 +20,28 @@ use crate::path::identity::{collision_key, path_within, Identity};
 use crate::typecheck::profile::ExecPolicy;
 use std::collections::BTreeMap;
 
+thread_local! {
+    /// Collision keys of components already seen: a profile repeats the same few
+    /// components (`home`, `u`, `.config`) in thousands of entries.
+    static KEYS: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The Collision key of one component, memoised (`path::identity::collision_key`).
+fn ckey(c: &str) -> String {
+    KEYS.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(k) = m.get(c) {
+            return k.clone();
+        }
+        let k = collision_key(c);
+        if m.len() < 100_000 {
+            m.insert(c.to_string(), k.clone());
+        }
+        k
+    })
+}
+
 /// The components of an absolute POSIX-style real path.
 pub fn components(path: &str) -> Vec<&str> {
     path.split('/').filter(|c| !c.is_empty()).collect()
@@ -32,7 +54,7 @@ pub fn key(identity: Identity, path: &str) -> String {
         k.push('/');
         match identity {
             Identity::Stored => k.push_str(c),
-            Identity::Collision => k.push_str(&collision_key(c)),
+            Identity::Collision => k.push_str(&ckey(c)),
         }
     }
     if k.is_empty() {
@@ -50,7 +72,7 @@ pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
         k.push('/');
         match identity {
             Identity::Stored => k.push_str(c),
-            Identity::Collision => k.push_str(&collision_key(c)),
+            Identity::Collision => k.push_str(&ckey(c)),
         }
         out.push(k.clone());
     }
@@ -89,7 +111,11 @@ impl<'a, T> PathIndex<'a, T> {
     /// Entries whose path lies strictly beneath `path` (a range scan of the index).
     pub fn beneath(&self, path: &str) -> Vec<&'a T> {
         let k = key(self.identity, path);
-        let lo = if k == "/" { "/".to_string() } else { format!("{k}/") };
+        let lo = if k == "/" {
+            "/".to_string()
+        } else {
+            format!("{k}/")
+        };
         let mut out = Vec::new();
         for (kk, v) in self.map.range(lo.clone()..) {
             if !kk.starts_with(&lo) {
@@ -106,7 +132,11 @@ impl<'a, T> PathIndex<'a, T> {
     /// Whether some entry lies strictly beneath `path` (stops at the first).
     pub fn has_beneath(&self, path: &str) -> bool {
         let k = key(self.identity, path);
-        let lo = if k == "/" { "/".to_string() } else { format!("{k}/") };
+        let lo = if k == "/" {
+            "/".to_string()
+        } else {
+            format!("{k}/")
+        };
         self.map
             .range(lo.clone()..)
             .take_while(|(kk, _)| kk.starts_with(&lo))
@@ -194,17 +224,19 @@ impl<'a> ExecIndex<'a> {
     pub fn new(layer: &'a Capabilities) -> Option<Self> {
         let g = layer.exec.as_ref()?;
         let dirs = |want_allow: bool| {
-            g.rules().iter().filter_map(move |r| match (&r.key, &r.policy) {
-                (ExecKey::Dir(p), ExecPolicy::Deny) if !want_allow => {
-                    Some((p.real().as_str(), r))
-                }
-                (ExecKey::Dir(p), ExecPolicy::Allow | ExecPolicy::Subcommands(_))
-                    if want_allow =>
-                {
-                    Some((p.real().as_str(), r))
-                }
-                _ => None,
-            })
+            g.rules()
+                .iter()
+                .filter_map(move |r| match (&r.key, &r.policy) {
+                    (ExecKey::Dir(p), ExecPolicy::Deny) if !want_allow => {
+                        Some((p.real().as_str(), r))
+                    }
+                    (ExecKey::Dir(p), ExecPolicy::Allow | ExecPolicy::Subcommands(_))
+                        if want_allow =>
+                    {
+                        Some((p.real().as_str(), r))
+                    }
+                    _ => None,
+                })
         };
         Some(ExecIndex {
             every: g.every(),
@@ -414,7 +446,11 @@ mod tests {
 
     #[test]
     fn beneath_scans_only_descendants() {
-        let items = [("/a/b".to_string(), 1), ("/a/bc".to_string(), 2), ("/a/b/c".to_string(), 3)];
+        let items = [
+            ("/a/b".to_string(), 1),
+            ("/a/bc".to_string(), 2),
+            ("/a/b/c".to_string(), 3),
+        ];
         let idx = PathIndex::new(Identity::Stored, items.iter().map(|(p, t)| (p.as_str(), t)));
         assert_eq!(idx.beneath("/a/b"), vec![&3]);
         assert_eq!(idx.beneath("/").len(), 3);

@@ -189,7 +189,11 @@ impl LintLevels {
     /// strictest). An unknown lint name is an error naming it (a usage error).
     pub fn from_cli(allow: &[String], warn: &[String], deny: &[String]) -> Result<Self, String> {
         let mut l = LintLevels::default();
-        for (names, level) in [(allow, Level::Allow), (warn, Level::Warn), (deny, Level::Deny)] {
+        for (names, level) in [
+            (allow, Level::Allow),
+            (warn, Level::Warn),
+            (deny, Level::Deny),
+        ] {
             for n in names {
                 l.set(n, level)?;
             }
@@ -323,11 +327,7 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
 
 /// The SARIF log of a run's diagnostics (errors and lint findings alike), with every
 /// rule; `cwd` (absolute) makes artifact URIs relative to it. For `--format sarif`.
-pub fn sarif_report(
-    diags: &[Diagnostic],
-    sources: &SourceMap,
-    cwd: Option<&str>,
-) -> String {
+pub fn sarif_report(diags: &[Diagnostic], sources: &SourceMap, cwd: Option<&str>) -> String {
     crate::diag::sarif::render_with(
         diags,
         sources,

@@ -65,17 +65,11 @@ fn exec_cover<'a>(r: &'a ExecRule, x: &ExecIndex<'a>) -> Option<&'a ExecRule> {
         ExecPolicy::Deny => (&x.dir_deny, &x.dir_allow),
         ExecPolicy::Subcommands(_) => return None,
     };
-    let cover = same
-        .covering(path)
-        .into_iter()
-        .find(|(d, c)| {
-            !std::ptr::eq(*c, r) && c.policy == r.policy && (*d < own || earlier(&c.origin, &r.origin))
-        })?;
+    let cover = same.covering(path).into_iter().find(|(d, c)| {
+        !std::ptr::eq(*c, r) && c.policy == r.policy && (*d < own || earlier(&c.origin, &r.origin))
+    })?;
     // nothing of the other policy at a depth in (cover, own]
-    let between = other
-        .covering(path)
-        .into_iter()
-        .any(|(d, _)| d >= cover.0);
+    let between = other.covering(path).into_iter().any(|(d, _)| d >= cover.0);
     (!between).then_some(cover.1)
 }
 
@@ -88,7 +82,9 @@ impl Lint for RedundantEntry {
             if let Some(fs) = &layer.fs {
                 let idx = FsIndex::new(fs);
                 for e in &fs.read {
-                    if let Some(c) = fs_cover(e, &idx.write, false).or_else(|| fs_cover(e, &idx.read, true)) {
+                    if let Some(c) =
+                        fs_cover(e, &idx.write, false).or_else(|| fs_cover(e, &idx.read, true))
+                    {
                         push(out, "read prefix", &e.origin, &c.origin);
                     }
                 }
@@ -157,7 +153,9 @@ mod tests {
                 .exec_dir("/usr/local/bin/", Allow)
                 .build(&mut sm),
             // the same prefix in another layer is not redundant
-            LayerBuilder::new("b.ral").read("/home/u/src").build(&mut sm),
+            LayerBuilder::new("b.ral")
+                .read("/home/u/src")
+                .build(&mut sm),
         ];
         assert!(check(&RedundantEntry, &layers, &sm).is_empty());
     }

@@ -30,7 +30,10 @@ mod tests {
         sorted.dedup();
         assert_eq!(names, sorted);
         for n in names {
-            assert!(n.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{n}");
+            assert!(
+                n.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{n}"
+            );
         }
     }
 }

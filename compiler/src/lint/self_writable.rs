@@ -42,16 +42,12 @@ impl Lint for SelfWritable {
                     .with_help("exclude the file, move it, or pass it with --restrict"),
                 ),
                 Some(None) => {
-                    let span = input
-                        .typed
-                        .iter()
-                        .map(|t| t.span)
-                        .find(|sp| {
-                            input
-                                .sources
-                                .try_get(sp.file)
-                                .is_some_and(|f| f.name == l.source.name)
-                        });
+                    let span = input.typed.iter().map(|t| t.span).find(|sp| {
+                        input
+                            .sources
+                            .try_get(sp.file)
+                            .is_some_and(|f| f.name == l.source.name)
+                    });
                     out.push(
                         Finding::new(
                             format!(
@@ -104,7 +100,9 @@ mod tests {
             LayerBuilder::new("q.ral")
                 .file_path("/home/u/q.ral", "/home/u/q.ral")
                 .build(&mut sm),
-            LayerBuilder::new("std:minimal").write("/tmp").build(&mut sm),
+            LayerBuilder::new("std:minimal")
+                .write("/tmp")
+                .build(&mut sm),
         ];
         assert!(check(&SelfWritable, &layers, &sm).is_empty());
     }

@@ -37,7 +37,10 @@ struct FsSpec {
     deny: Vec<(String, String)>,
 }
 
-#[allow(dead_code, reason = "test kit: not every builder is used by every test")]
+#[allow(
+    dead_code,
+    reason = "test kit: not every builder is used by every test"
+)]
 impl LayerBuilder {
     pub fn new(name: &str) -> Self {
         LayerBuilder {
@@ -58,10 +61,17 @@ impl LayerBuilder {
     }
     pub fn exec_dir_real(mut self, surface: &str, real: &str, policy: ExecPolicy) -> Self {
         // the freeze's real form of a directory has no trailing separator
-        let real = if real.len() > 1 { real.trim_end_matches('/') } else { real };
-        self.exec
-            .get_or_insert_with(Vec::new)
-            .push((ExecKind::Dir, surface.into(), real.into(), policy));
+        let real = if real.len() > 1 {
+            real.trim_end_matches('/')
+        } else {
+            real
+        };
+        self.exec.get_or_insert_with(Vec::new).push((
+            ExecKind::Dir,
+            surface.into(),
+            real.into(),
+            policy,
+        ));
         self
     }
     pub fn exec_file(mut self, p: &str, policy: ExecPolicy) -> Self {
