@@ -627,6 +627,19 @@ mod end_to_end {
         assert!(!d.iter().any(|d| d.code == "deputy-prefix"), "{d:?}");
     }
 
+    #[test]
+    fn ralc_deputy_honours_a_reasoned_allow_on_the_exec_entry() {
+        let t = tree();
+        let p = t.profile(
+            "p.ral",
+            "[\n  exec: [\n    # ralc: allow(deputy-prefix) reviewed build tree\n    'cwd:/': 'allow',\n  ],\n  fs: [write: ['cwd:']],\n]\n",
+        );
+        let c = compiled(&[p], &t.home(), &t.proj());
+        let all = deputy_prefixes(c.stack.as_ref().unwrap());
+        assert_eq!(all.len(), 1);
+        assert!(ralc::cli::deputy::without_allowed(all, &c.sources).is_empty());
+    }
+
     /// examples/code-review: what `ralc deputy --format github` prints for the change,
     /// frozen at the anchor the README uses (`--home /home/dev --cwd /home/dev/project`).
     #[test]

@@ -102,6 +102,18 @@ pub fn report(
     }
 }
 
+/// The findings less those a reasoned `# ralc: allow(deputy-prefix) …` directive on their
+/// exec or write entry (or atop its file) allows: the review trail is the directive.
+pub fn without_allowed(findings: Vec<DeputyFinding>, sources: &SourceMap) -> Vec<DeputyFinding> {
+    findings
+        .into_iter()
+        .filter(|f| {
+            crate::lint::directive_level_of(deputy::INFO.name, &deputy::finding(f), sources)
+                != Some(crate::lint::Level::Allow)
+        })
+        .collect()
+}
+
 /// The exit code: 0 whatever it finds, unless `--deny` and there is a finding.
 pub fn exit_code(findings: &[DeputyFinding], deny: bool) -> i32 {
     i32::from(deny && !findings.is_empty())
@@ -153,7 +165,7 @@ pub fn run(args: &DeputyArgs) -> i32 {
         );
         return super::check::EXIT_ERRORS;
     };
-    let findings = deputy::deputy_prefixes(stack);
+    let findings = without_allowed(deputy::deputy_prefixes(stack), &compiled.sources);
     print!(
         "{}",
         report(

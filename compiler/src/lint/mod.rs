@@ -271,6 +271,12 @@ pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic>
     out
 }
 
+/// The level the profiles' directives give a finding of `lint`, if any (for callers
+/// that report one lint alone, as `ralc deputy` does).
+pub fn directive_level_of(lint: &str, f: &Finding, sources: &SourceMap) -> Option<Level> {
+    directive_level(&directive::Directives::parse(sources), lint, f, sources)
+}
+
 fn directive_level(
     d: &directive::Directives,
     lint: &str,
