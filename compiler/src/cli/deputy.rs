@@ -200,7 +200,7 @@ mod tests {
         let (_, f) = sample();
         assert_eq!(
             json_report(&f),
-            "{\"findings\":[{\"exec_entry\":{\"column\":8,\"file\":\"p.ral\",\"line\":1,\"text\":\"/w/\"},\"prefix\":\"/w/target\",\"surface\":\"/w/target\",\"write_entry\":{\"column\":9,\"file\":\"p.ral\",\"line\":2,\"text\":\"/w/target\"}}]}\n"
+            "{\"findings\":[{\"prefix\":\"/w/target\",\"surface\":\"/w/target\",\"exec_entry\":{\"file\":\"p.ral\",\"line\":1,\"column\":8,\"text\":\"/w/\"},\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}}]}\n"
         );
         assert_eq!(json_report(&[]), "{\"findings\":[]}\n");
     }
