@@ -640,6 +640,33 @@ mod end_to_end {
         assert!(ralc::cli::deputy::without_allowed(all, &c.sources).is_empty());
     }
 
+    #[test]
+    fn selectors_are_never_redundant_and_std_profiles_carry_no_authoring_findings() {
+        let t = tree();
+        let p = t.profile(
+            "p.ral",
+            "[\n  exec: ['path:': 'allow', 'system:': 'allow', '/usr/bin/': 'allow', '/usr/bin/x/': 'allow'],\n]\n",
+        );
+        let c = compiled(&[p, "std:reasonable".to_string()], &t.home(), &t.proj());
+        let d = ralc::lint::run(
+            c.stack.as_ref().unwrap(),
+            &c.typed,
+            &c.sources,
+            &ralc::lint::LintLevels::default(),
+            &c.ctx,
+        );
+        let redundant: Vec<_> = d.iter().filter(|d| d.code == "redundant-entry").collect();
+        assert_eq!(redundant.len(), 1, "{d:#?}");
+        assert!(redundant[0].message.contains("`/usr/bin/x/`"));
+        for d in &d {
+            let in_std = d
+                .span
+                .is_some_and(|s| c.sources.get(s.file).name.starts_with("std:"));
+            let authoring = ralc::lint::lookup(&d.code).is_some_and(|l| l.info().authoring);
+            assert!(!(in_std && authoring), "{d:?}");
+        }
+    }
+
     /// examples/code-review: what `ralc deputy --format github` prints for the change,
     /// frozen at the anchor the README uses (`--home /home/dev --cwd /home/dev/project`).
     #[test]

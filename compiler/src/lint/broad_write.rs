@@ -7,6 +7,7 @@ use crate::path::identity::{path_within, Identity};
 pub static INFO: LintInfo = LintInfo {
     name: "broad-write",
     default_level: Level::Warn,
+    authoring: false,
     summary: "writing the root, the home directory or xdg:config wholesale",
     what: "Reports a write prefix whose real path is the file-system root, the home directory, or the configuration directory (`xdg:config`) as a whole.",
     why: "Each of these holds what other programs run or trust: shell start-up files, git hooks and config, editor plugins, credentials. A confined program that can rewrite them can act outside its confinement the next time something else starts.",

@@ -10,6 +10,7 @@ use crate::typecheck::profile::ExecPolicy;
 pub static INFO: LintInfo = LintInfo {
     name: "dead-grant",
     default_level: Level::Warn,
+    authoring: true,
     summary: "an entry that grants nothing on this host or under this stack",
     what: "Reports each grant the freeze dropped (an entry of the other OS family such as `'C:\\Tools\\'` on Linux, a package-manager selector whose tool is not installed here), and each allowance that lies wholly inside an exclusion of the same stack (an fs read or write prefix beneath any layer's deny; an exec directory or file beneath another layer's directory deny).",
     why: "A dead entry reads as authority the program does not have: reviewers trust it, and the author believes something is allowed that is refused at run time.",

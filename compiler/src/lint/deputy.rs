@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 pub static INFO: LintInfo = LintInfo {
     name: "deputy-prefix",
     default_level: Level::Warn,
+    authoring: false,
     summary: "a directory that is both runnable and writable under the stack",
     what: "Names each writable island under a runnable directory: the exec region (every exec layer's directory keys with full evidence, the root for a layer that admits every program), folded over the stack, met with the write region, judged on real paths. The narrower of the two prefixes is reported, with the exec entry and the write entry that together make it.",
     why: "A program confined by this stack can drop a file where the stack lets programs run. Within one projection the dropped binary still runs under the confinement that wrote it, so this is reported, never denied: but a runner outside the projection (a shell hook, an IDE, CI) that executes from that directory turns the shape into an escape.",

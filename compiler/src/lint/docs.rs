@@ -7,15 +7,24 @@ use super::{registry, LintInfo};
 /// The page `ralc explain LINT` prints.
 pub fn page(i: &LintInfo) -> String {
     format!(
-        "{name} (default: {level}): {summary}\n\nWhat it finds:\n\n{what}\n\nWhy:\n\n{why}\n\nExample that fires:\n\n{example}\n\nFix:\n\n{fix}\n",
+        "{name} (default: {level}{scope}): {summary}\n\nWhat it finds:\n\n{what}\n\nWhy:\n\n{why}\n\nExample that fires:\n\n{example}\n\nFix:\n\n{fix}\n",
         name = i.name,
         level = i.default_level.as_str(),
+        scope = if i.authoring { "; not reported inside std: profiles" } else { "" },
         summary = i.summary,
         what = i.what,
         why = i.why,
         example = indent(i.example),
         fix = i.fix,
     )
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 fn indent(s: &str) -> String {
@@ -42,10 +51,15 @@ pub fn markdown() -> String {
     for l in registry::all() {
         let i = l.info();
         s.push_str(&format!(
-            "\n## {n}\n\nDefault level: `{lv}`. {sm}.\n\n**What.** {what}\n\n**Why.** {why}\n\n**Example that fires.**\n\n```ral\n{ex}\n```\n\n**Fix.** {fix}\n",
+            "\n## {n}\n\nDefault level: `{lv}`.{scope} {sm}.\n\n**What.** {what}\n\n**Why.** {why}\n\n**Example that fires.**\n\n```ral\n{ex}\n```\n\n**Fix.** {fix}\n",
             n = i.name,
             lv = i.default_level.as_str(),
-            sm = i.summary,
+            scope = if i.authoring {
+                " An authoring lint: not reported inside embedded standard profiles (`std:NAME`)."
+            } else {
+                ""
+            },
+            sm = capitalised(i.summary),
             what = i.what,
             why = i.why,
             ex = i.example,

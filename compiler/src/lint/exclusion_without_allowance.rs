@@ -10,6 +10,7 @@ use crate::path::identity::Identity;
 pub static INFO: LintInfo = LintInfo {
     name: "exclusion-without-allowance",
     default_level: Level::Note,
+    authoring: true,
     summary: "an exclusion that no allowance of the stack reaches",
     what: "Reports an fs exclusion (`deny`) that withholds nothing any layer grants: no read or write prefix of any layer covers it or lies beneath it.",
     why: "It is harmless today, but it reads as protection: a reader assumes the place was reachable and is now guarded. Often it is a typo (`~/.shh`) or a leftover from a removed allowance.",

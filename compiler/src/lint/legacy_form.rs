@@ -7,6 +7,7 @@ use super::{Finding, Level, Lint, LintInfo, LintInput};
 pub static INFO: LintInfo = LintInfo {
     name: "legacy-form",
     default_level: Level::Note,
+    authoring: true,
     summary: "an older spelling, with its canonical form",
     what: "Reports an entry written in a legacy spelling the language still accepts: `net: false` (canonical: ``net: `offline``), or a verb set written as a record of Bools (`editor: [read: true, write: false]`; canonical: the list of permitted verbs, `editor: [read]`).",
     why: "The canonical spelling says what it means: `false` reads as \"no network opinion\" to some and as \"offline\" to others; a record of Bools hides that omitted verbs are withheld.",

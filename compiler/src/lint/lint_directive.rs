@@ -7,6 +7,7 @@ use super::{Finding, Level, Lint, LintInfo, LintInput};
 pub static INFO: LintInfo = LintInfo {
     name: "lint-directive",
     default_level: Level::Warn,
+    authoring: true,
     summary: "a lint directive without a reason, naming an unknown lint, or malformed",
     what: "Reports a `# ralc: allow(LINT) reason` comment (or `warn`/`deny`) that gives no reason, names a lint that does not exist, or does not parse. A directive on the line before an entry sets the level for findings on that entry; one in the file's leading comment block sets it for the whole file.",
     why: "An exception to a lint is a decision a reviewer must be able to read: the reason is the review trail. A misspelt lint name silently allows nothing.",

@@ -64,6 +64,10 @@ pub struct LintInfo {
     /// `deputy-prefix`.
     pub name: &'static str,
     pub default_level: Level,
+    /// A finding about how one file is written (not about what the stack grants): not
+    /// reported inside embedded standard profiles (`std:NAME`), which users cannot edit
+    /// and which are written to serve every machine.
+    pub authoring: bool,
     /// One line.
     pub summary: &'static str,
     /// What it finds.
@@ -259,6 +263,9 @@ pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic>
             lint.check(input, &mut findings);
         }
         for f in findings {
+            if info.authoring && in_std_profile(&f, input.sources) {
+                continue;
+            }
             let level = directive_level(&directives, info.name, &f, input.sources)
                 .unwrap_or_else(|| levels.level(info));
             if let Some(sev) = level.severity() {
@@ -275,6 +282,12 @@ pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic>
 /// that report one lint alone, as `ralc deputy` does).
 pub fn directive_level_of(lint: &str, f: &Finding, sources: &SourceMap) -> Option<Level> {
     directive_level(&directive::Directives::parse(sources), lint, f, sources)
+}
+
+fn in_std_profile(f: &Finding, sources: &SourceMap) -> bool {
+    f.span
+        .and_then(|s| sources.try_get(s.file))
+        .is_some_and(|file| file.name.starts_with("std:"))
 }
 
 fn directive_level(

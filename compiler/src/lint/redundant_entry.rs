@@ -6,13 +6,14 @@
 use super::judge::{at, components, ExecIndex, FsIndex, PathIndex};
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 use crate::capability::layer::{ExecKey, ExecRule, FsEntry, Origin};
-use crate::typecheck::profile::ExecPolicy;
+use crate::typecheck::profile::{ExecKeyForm, ExecPolicy};
 
 pub static INFO: LintInfo = LintInfo {
     name: "redundant-entry",
     default_level: Level::Warn,
+    authoring: true,
     summary: "an entry another entry of the same layer already covers",
-    what: "Reports an entry that adds nothing to its layer because another entry of the same layer and polarity covers it: a read prefix beneath a read or write prefix (writing reads), a write prefix beneath a write prefix, an exclusion beneath an exclusion, an exec directory beneath a directory with the same policy and no key of the other policy between them. Of two entries naming the same place, the later is reported.",
+    what: "Reports an entry that adds nothing to its layer because another entry of the same layer and polarity covers it: a read prefix beneath a read or write prefix (writing reads), a write prefix beneath a write prefix, an exclusion beneath an exclusion, an exec directory beneath a directory with the same policy and no key of the other policy between them. Of two entries naming the same place, the later is reported. Selector keys (`path:`, `system:`, …) are never judged redundant: what they name depends on the machine.",
     why: "Redundant entries make a profile longer to review and hide which entry decides; removing the covering entry later silently changes what the redundant one was thought to do.",
     example: "[\n  fs: [read: ['~/src', '~/src/app']],\n]",
     fix: "Remove the covered entry (or the covering one, if the narrower was meant).",
@@ -54,7 +55,11 @@ fn push(out: &mut Vec<Finding>, what: &str, e: &Origin, by: &Origin) {
     );
 }
 
-fn exec_cover<'a>(r: &'a ExecRule, x: &ExecIndex<'a>) -> Option<&'a ExecRule> {
+fn exec_cover<'a>(
+    r: &'a ExecRule,
+    x: &ExecIndex<'a>,
+    eligible: impl Fn(&ExecRule) -> bool,
+) -> Option<&'a ExecRule> {
     let ExecKey::Dir(p) = &r.key else {
         return None;
     };
@@ -66,7 +71,10 @@ fn exec_cover<'a>(r: &'a ExecRule, x: &ExecIndex<'a>) -> Option<&'a ExecRule> {
         ExecPolicy::Subcommands(_) => return None,
     };
     let cover = same.covering(path).into_iter().find(|(d, c)| {
-        !std::ptr::eq(*c, r) && c.policy == r.policy && (*d < own || earlier(&c.origin, &r.origin))
+        !std::ptr::eq(*c, r)
+            && eligible(c)
+            && c.policy == r.policy
+            && (*d < own || earlier(&c.origin, &r.origin))
     })?;
     // nothing of the other policy at a depth in (cover, own]
     let between = other.covering(path).into_iter().any(|(d, _)| d >= cover.0);
@@ -78,6 +86,14 @@ impl Lint for RedundantEntry {
         &INFO
     }
     fn check(&self, input: &LintInput<'_>, out: &mut Vec<Finding>) {
+        let selectors: std::collections::BTreeSet<crate::diag::Span> = input
+            .typed
+            .iter()
+            .filter_map(|t| t.exec.as_ref())
+            .flat_map(|e| e.value.iter())
+            .filter(|e| matches!(e.form, ExecKeyForm::Selector(_)))
+            .map(|e| e.key_span)
+            .collect();
         for layer in input.layers {
             if let Some(fs) = &layer.fs {
                 let idx = FsIndex::new(fs);
@@ -101,7 +117,12 @@ impl Lint for RedundantEntry {
             }
             if let Some(x) = ExecIndex::new(layer) {
                 for r in x.rules {
-                    if let Some(c) = exec_cover(r, &x) {
+                    // a selector's directories depend on the machine (`path:` names
+                    // `/usr/bin` here, not there): never redundant by accident of PATH
+                    if selectors.contains(&r.origin.span) {
+                        continue;
+                    }
+                    if let Some(c) = exec_cover(r, &x, |c| !selectors.contains(&c.origin.span)) {
                         push(out, "exec directory", &r.origin, &c.origin);
                     }
                 }

@@ -29,6 +29,7 @@ pub const SECRET_STORES: &[(&str, &str)] = &[
 pub static INFO: LintInfo = LintInfo {
     name: "secret-exposure",
     default_level: Level::Warn,
+    authoring: false,
     summary: "a well-known secret store is readable while the network is available",
     what: "Reports each well-known secret store (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.azure`, `~/.kube/config`, `~/.docker/config.json`, `~/.netrc`, `~/.git-credentials`, `~/.npmrc`, `~/.pypirc`, `~/.cargo/credentials.toml`, `~/.cargo/credentials`, `~/.password-store`, `~/.vault-token`, `xdg:config/gh`, `xdg:config/gcloud`, `xdg:config/hub`) that a restricted fs leaves readable while no layer is `` `offline ``, naming the read entry that reaches it. A stack that does not restrict the file system is not judged here (it reads everything by choice).",
     why: "A program that can read a credential and reach the network can send it anywhere.",

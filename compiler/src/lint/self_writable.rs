@@ -8,6 +8,7 @@ use super::{Finding, Level, Lint, LintInfo, LintInput};
 pub static INFO: LintInfo = LintInfo {
     name: "self-writable",
     default_level: Level::Warn,
+    authoring: false,
     summary: "a profile file is writable under the stack it builds",
     what: "Reports each layer's own file (a `-p` profile or a `--restrict` file; `std:` profiles have none) whose real path the stack lets a confined program write — through a write prefix that covers it, or because no layer restricts the file system.",
     why: "A confined program that can rewrite the profile that confines it widens its own authority the next time it is launched with that profile.",
