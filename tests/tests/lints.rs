@@ -667,6 +667,39 @@ mod end_to_end {
         }
     }
 
+    #[test]
+    fn self_writable_fires_for_a_profile_in_its_write_region_not_for_a_restrict_file() {
+        let t = tree();
+        let p = format!("{}/proj/p.ral", t.root);
+        std::fs::write(&p, "[\n  fs: [read: ['/usr'], write: ['cwd:']],\n]\n").expect("write");
+        let r = format!("{}/proj/r.ral", t.root);
+        std::fs::write(&r, "[\n  fs: [read: ['/'], write: ['cwd:']],\n]\n").expect("write");
+        let args = StackArgs {
+            restrict: vec![r.clone()],
+            ..StackArgs::default()
+        };
+        let c = compile(StackRequest::with_ctx(
+            &args,
+            &[p.clone()],
+            ctx(&t.home(), &t.proj()),
+        ));
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        let d = ralc::lint::run(
+            c.stack.as_ref().unwrap(),
+            &c.typed,
+            &c.sources,
+            &ralc::lint::LintLevels::default(),
+            &c.ctx,
+        );
+        let sw: Vec<_> = d.iter().filter(|d| d.code == "self-writable").collect();
+        assert_eq!(sw.len(), 1, "{d:#?}");
+        assert!(
+            sw[0].message.starts_with(&format!("`{p}` is writable")),
+            "{}",
+            sw[0].message
+        );
+    }
+
     /// examples/code-review: what `ralc deputy --format github` prints for the change,
     /// frozen at the anchor the README uses (`--home /home/dev --cwd /home/dev/project`).
     #[test]
