@@ -680,7 +680,7 @@ mod end_to_end {
         };
         let c = compile(StackRequest::with_ctx(
             &args,
-            &[p.clone()],
+            std::slice::from_ref(&p),
             ctx(&t.home(), &t.proj()),
         ));
         assert!(!c.has_errors(), "{:?}", c.diagnostics);
