@@ -700,6 +700,30 @@ mod end_to_end {
         );
     }
 
+    #[test]
+    fn for_compiled_lints_a_compile_and_deny_makes_errors() {
+        let t = tree();
+        let p = t.profile(
+            "p.ral",
+            "[\n  exec: ['cwd:/': 'allow'],\n  fs: [write: ['cwd:']],\n  net: false,\n]\n",
+        );
+        let c = compiled(&[p], &t.home(), &t.proj());
+        let d = ralc::lint::for_compiled(&c, &ralc::lint::LintLevels::default());
+        let codes: Vec<_> = d.iter().map(|d| (d.code.as_str(), d.severity)).collect();
+        assert!(
+            codes.contains(&("deputy-prefix", ralc::diag::Severity::Warning)),
+            "{codes:?}"
+        );
+        assert!(
+            codes.contains(&("legacy-form", ralc::diag::Severity::Note)),
+            "{codes:?}"
+        );
+        let levels =
+            ralc::lint::LintLevels::from_cli(&[], &[], &["deputy-prefix".to_string()]).unwrap();
+        let d = ralc::lint::for_compiled(&c, &levels);
+        assert!(d.iter().any(|d| d.code == "deputy-prefix" && d.is_error()));
+    }
+
     /// examples/code-review: what `ralc deputy --format github` prints for the change,
     /// frozen at the anchor the README uses (`--home /home/dev --cwd /home/dev/project`).
     #[test]

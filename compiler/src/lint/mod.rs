@@ -248,6 +248,32 @@ pub fn run(
     run_layers(&input, levels)
 }
 
+/// The lint findings of a compile, for `ralc check`: over the composed stack when there
+/// is one, else over the layers that froze (so a file with an error elsewhere still gets
+/// its findings). Append them to `compiled.diagnostics`; a denied lint's are errors.
+pub fn for_compiled(compiled: &crate::compile::Compiled, levels: &LintLevels) -> Vec<Diagnostic> {
+    match &compiled.stack {
+        Some(stack) => run(
+            stack,
+            &compiled.typed,
+            &compiled.sources,
+            levels,
+            &compiled.ctx,
+        ),
+        None => {
+            let places = Places::from_ctx(&compiled.ctx);
+            let input = LintInput {
+                layers: &compiled.layers,
+                typed: &compiled.typed,
+                sources: &compiled.sources,
+                places: &places,
+                stack: None,
+            };
+            run_layers(&input, levels)
+        }
+    }
+}
+
 /// Run every lint over the layers; findings at their levels (command line, then the
 /// profiles' directives, which win for their scope), sorted. A denied lint's findings
 /// are errors. Also reports malformed directives (`lint-directive`).
