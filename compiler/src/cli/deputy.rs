@@ -105,11 +105,16 @@ pub fn report(
 /// The findings less those a reasoned `# ralc: allow(deputy-prefix) …` directive on their
 /// exec or write entry (or atop its file) allows: the review trail is the directive.
 pub fn without_allowed(findings: Vec<DeputyFinding>, sources: &SourceMap) -> Vec<DeputyFinding> {
+    let directives = crate::lint::directive::Directives::parse(sources);
     findings
         .into_iter()
         .filter(|f| {
-            crate::lint::directive_level_of(deputy::INFO.name, &deputy::finding(f), sources)
-                != Some(crate::lint::Level::Allow)
+            crate::lint::directive_level_of(
+                &directives,
+                deputy::INFO.name,
+                &deputy::finding(f),
+                sources,
+            ) != Some(crate::lint::Level::Allow)
         })
         .collect()
 }

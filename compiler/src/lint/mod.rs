@@ -304,10 +304,15 @@ pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic>
     out
 }
 
-/// The level the profiles' directives give a finding of `lint`, if any (for callers
-/// that report one lint alone, as `ralc deputy` does).
-pub fn directive_level_of(lint: &str, f: &Finding, sources: &SourceMap) -> Option<Level> {
-    directive_level(&directive::Directives::parse(sources), lint, f, sources)
+/// The level the profiles' directives (`directive::Directives::parse(sources)`) give a
+/// finding of `lint`, if any (for callers that report one lint alone, as `ralc deputy`).
+pub fn directive_level_of(
+    directives: &directive::Directives,
+    lint: &str,
+    f: &Finding,
+    sources: &SourceMap,
+) -> Option<Level> {
+    directive_level(directives, lint, f, sources)
 }
 
 fn in_std_profile(f: &Finding, sources: &SourceMap) -> bool {
