@@ -14,7 +14,8 @@ pub fn serve_warrant_if_asked() -> Option<i32> {
     let mut args = std::env::args_os();
     let _ = args.next();
     let first = args.next();
-    let asked = first.as_deref() == Some(std::ffi::OsStr::new("--warrant")) && args.next().is_none();
+    let asked =
+        first.as_deref() == Some(std::ffi::OsStr::new("--warrant")) && args.next().is_none();
     #[cfg(target_os = "linux")]
     {
         if asked {

@@ -228,7 +228,13 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         "kernel attack surface with a history of exploits",
     );
     kill(
-        &["kexec_load", "kexec_file_load", "reboot", "swapon", "swapoff"],
+        &[
+            "kexec_load",
+            "kexec_file_load",
+            "reboot",
+            "swapon",
+            "swapoff",
+        ],
         "acts on the host machine",
     );
     kill(
@@ -295,12 +301,14 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         syscall: "clone3".to_string(),
         verdict: SeccompVerdict::Enosys,
         arg: None,
-        reason: "clone3's flags are out of seccomp's reach; libc falls back to clone"
-            .to_string(),
+        reason: "clone3's flags are out of seccomp's reach; libc falls back to clone".to_string(),
     });
     rules.sort_by(|a, b| {
-        (a.verdict, &a.syscall, a.arg.as_ref().map(|m| m.value))
-            .cmp(&(b.verdict, &b.syscall, b.arg.as_ref().map(|m| m.value)))
+        (a.verdict, &a.syscall, a.arg.as_ref().map(|m| m.value)).cmp(&(
+            b.verdict,
+            &b.syscall,
+            b.arg.as_ref().map(|m| m.value),
+        ))
     });
     rules
 }
@@ -310,8 +318,7 @@ pub fn within(inner: &str, outer: &str) -> bool {
     if outer == "/" {
         return inner.starts_with('/');
     }
-    inner == outer
-        || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+    inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
 }
 
 #[cfg(test)]

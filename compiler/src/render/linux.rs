@@ -91,7 +91,12 @@ pub fn render(
         }
         Some(fs) => {
             for d in SYSTEM_DEFAULTS {
-                binds.push(bind(d, Access::ReadOnly, Layer::Shown, BindWhy::SystemDefault));
+                binds.push(bind(
+                    d,
+                    Access::ReadOnly,
+                    Layer::Shown,
+                    BindWhy::SystemDefault,
+                ));
                 fidelity.push(Fidelity {
                     path: (*d).to_string(),
                     note: "readable: a system default programs need to start".to_string(),
@@ -118,9 +123,19 @@ pub fn render(
                     binds.push(bind(d, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
                 }
             }
-            binds.push(bind(&program.real, Access::ReadOnly, Layer::Shown, BindWhy::Image));
+            binds.push(bind(
+                &program.real,
+                Access::ReadOnly,
+                Layer::Shown,
+                BindWhy::Image,
+            ));
             if writable(&program.real) {
-                binds.push(bind(&program.real, Access::ReadOnly, Layer::Over, BindWhy::Image));
+                binds.push(bind(
+                    &program.real,
+                    Access::ReadOnly,
+                    Layer::Over,
+                    BindWhy::Image,
+                ));
             }
             for p in &fs.write_deny {
                 if writable(p) {
@@ -168,7 +183,12 @@ pub fn render(
             );
         }
     }
-    binds.push(bind(self_path, Access::ReadOnly, Layer::Over, BindWhy::SelfPin));
+    binds.push(bind(
+        self_path,
+        Access::ReadOnly,
+        Layer::Over,
+        BindWhy::SelfPin,
+    ));
     for p in ["/dev", "/proc"] {
         fidelity.push(Fidelity {
             path: p.to_string(),
@@ -179,9 +199,14 @@ pub fn render(
         refused.push(format!("the working directory {cwd:?} is not absolute"));
     }
     if !program.real.starts_with('/') {
-        refused.push(format!("the program {:?} is not an absolute real path", program.real));
+        refused.push(format!(
+            "the program {:?} is not an absolute real path",
+            program.real
+        ));
     }
-    binds.sort_by(|a, b| (a.layer, &a.path, a.access, a.why).cmp(&(b.layer, &b.path, b.access, b.why)));
+    binds.sort_by(|a, b| {
+        (a.layer, &a.path, a.access, a.why).cmp(&(b.layer, &b.path, b.access, b.why))
+    });
     binds.dedup();
     masks.sort_by(|a, b| a.path.cmp(&b.path));
     masks.dedup();
@@ -238,7 +263,10 @@ mod tests {
     #[test]
     fn unrestricted_fs_binds_the_root_writable_and_the_self_pin_over() {
         let plan = render(&SandboxProjection::default(), &prog(), "/w", "/x/ralc");
-        assert!(plan.binds.iter().any(|b| b.path == "/" && b.access == Access::Writable));
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/" && b.access == Access::Writable));
         assert!(plan
             .binds
             .iter()
@@ -276,9 +304,16 @@ mod tests {
         assert!(plan.binds.iter().any(|b| b.path == "/home/u/proj/r.ral"
             && b.layer == Layer::Over
             && b.why == BindWhy::WriteDeny));
-        assert!(plan.binds.iter().any(|b| b.path == "/home/u/proj/run.sh"
-            && b.layer == Layer::Over));
-        assert_eq!(plan.masks, vec![Mask { path: "/home/u/proj/.env".into() }]);
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/home/u/proj/run.sh" && b.layer == Layer::Over));
+        assert_eq!(
+            plan.masks,
+            vec![Mask {
+                path: "/home/u/proj/.env".into()
+            }]
+        );
         let ex = plan.landlock.exec.as_ref().unwrap();
         assert!(ex.files.contains(&"/usr/bin/true".to_string()));
         assert!(ex.files.contains(&"/x/ralc".to_string()));

@@ -19,11 +19,18 @@ pub enum Op {
         access: Access,
     },
     /// A system default that is a symlink on the host, mirrored (`--symlink`).
-    Symlink { target: String, path: String },
+    Symlink {
+        target: String,
+        path: String,
+    },
     /// An excluded directory: an empty read-only tmpfs.
-    MaskDir { path: String },
+    MaskDir {
+        path: String,
+    },
     /// An excluded file: `/dev/null`, bound read-only (opens fail with EACCES).
-    MaskFile { path: String },
+    MaskFile {
+        path: String,
+    },
     Dev,
     Proc,
 }
@@ -36,10 +43,13 @@ pub struct Abilities {
     pub args: bool,
 }
 
-/// Ask the pinned bwrap for its options, once per process.
-pub fn probe(bwrap: &OwnedFd, name: &str) -> Result<Abilities, Refusal> {
-    static ONCE: OnceLock<Result<Abilities, String>> = OnceLock::new();
-    let got = ONCE.get_or_init(|| ask(bwrap.as_raw_fd()));
+/// Ask the pinned bwrap for its options, once per pin (`once` is the pin's cache).
+pub fn probe(
+    bwrap: &OwnedFd,
+    name: &str,
+    once: &OnceLock<Result<Abilities, String>>,
+) -> Result<Abilities, Refusal> {
+    let got = once.get_or_init(|| ask(bwrap.as_raw_fd()));
     match got {
         Ok(a) => Ok(a.clone()),
         Err(why) => Err(Refusal::BwrapUnusable {
@@ -60,8 +70,8 @@ fn ask(fd: i32) -> Result<Abilities, String> {
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     Ok(abilities(&text))
 }
 
@@ -83,7 +93,11 @@ fn name(s: &str) -> Result<String, Refusal> {
 }
 
 /// bwrap's options for the plan and the resolved operations.
-pub fn options(plan: &LinuxPlan, ops: &[Op], seccomp_slots: &[i32]) -> Result<Vec<String>, Refusal> {
+pub fn options(
+    plan: &LinuxPlan,
+    ops: &[Op],
+    seccomp_slots: &[i32],
+) -> Result<Vec<String>, Refusal> {
     let mut a: Vec<String> = Vec::new();
     let mut push = |s: &str| a.push(s.to_string());
     if plan.options.new_session {
@@ -165,7 +179,9 @@ mod tests {
 
     #[test]
     fn help_text_is_read_word_by_word() {
-        let a = abilities("  --ro-bind-fd FD DEST  x\n --bind-fd FD DEST\n --add-seccomp-fd FD\n --args FD");
+        let a = abilities(
+            "  --ro-bind-fd FD DEST  x\n --bind-fd FD DEST\n --add-seccomp-fd FD\n --args FD",
+        );
         assert!(a.fd_binds && a.add_seccomp_fd && a.args);
         let b = abilities("  --ro-bind SRC DEST\n --bind SRC DEST\n --args FD");
         assert!(!b.fd_binds);

@@ -162,8 +162,7 @@ impl Ruleset {
         if r == 0 {
             return Ok(());
         }
-        add(self.fd.as_raw_fd(), object, r)
-            .map_err(|e| Refusal::io("add a Landlock rule", e))?;
+        add(self.fd.as_raw_fd(), object, r).map_err(|e| Refusal::io("add a Landlock rule", e))?;
         self.rules += 1;
         Ok(())
     }
@@ -286,8 +285,8 @@ impl Ruleset {
             {
                 continue;
             }
-            let Opened::Found(cfd) =
-                handle::open_beneath(listing.as_raw_fd(), &name).map_err(|e| Refusal::io(&child, e))?
+            let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), &name)
+                .map_err(|e| Refusal::io(&child, e))?
             else {
                 continue;
             };
@@ -317,7 +316,12 @@ pub fn name_key(name: &str) -> String {
 /// The descriptor's kernel name, to check a ruleset slot holds a ruleset.
 fn is_ruleset(fd: RawFd) -> bool {
     std::fs::read_link(format!("/proc/self/fd/{fd}"))
-        .map(|t| t.to_str() == Some("anon_inode:landlock-ruleset"))
+        .map(|t| {
+            matches!(
+                t.to_str(),
+                Some("anon_inode:[landlock-ruleset]") | Some("anon_inode:landlock-ruleset")
+            )
+        })
         .unwrap_or(false)
 }
 
@@ -334,7 +338,14 @@ pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
         ("/", REFER),
         (
             "/dev",
-            READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE | MAKE_REG | REMOVE_FILE | MAKE_DIR | REMOVE_DIR,
+            READ_FILE
+                | READ_DIR
+                | WRITE_FILE
+                | TRUNCATE
+                | MAKE_REG
+                | REMOVE_FILE
+                | MAKE_DIR
+                | REMOVE_DIR,
         ),
         ("/proc", READ_FILE | READ_DIR | WRITE_FILE),
     ];
@@ -345,9 +356,17 @@ pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
         }
         let c = CString::new(path).map_err(|e| e.to_string())?;
         // SAFETY: a valid C string; O_PATH opens nothing for I/O.
-        let fd = unsafe { libc::open(c.as_ptr(), libc::O_PATH | libc::O_CLOEXEC | libc::O_DIRECTORY) };
+        let fd = unsafe {
+            libc::open(
+                c.as_ptr(),
+                libc::O_PATH | libc::O_CLOEXEC | libc::O_DIRECTORY,
+            )
+        };
         if fd < 0 {
-            return Err(format!("open {path} in the envelope: {}", io::Error::last_os_error()));
+            return Err(format!(
+                "open {path} in the envelope: {}",
+                io::Error::last_os_error()
+            ));
         }
         // SAFETY: freshly returned by the kernel.
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };

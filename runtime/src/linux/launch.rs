@@ -32,6 +32,25 @@ pub struct Pins {
     pub own: OwnedFd,
     /// bwrap, found once on the process's own `PATH` (`None`: not found).
     pub bwrap: Option<(OwnedFd, String)>,
+    /// What the pinned bwrap can do, asked once.
+    abilities: OnceLock<Result<bwrap::Abilities, String>>,
+}
+
+impl Pins {
+    /// Pin this executable beside a given bwrap pin (`find_bwrap`'s result).
+    pub fn with_bwrap(bwrap: Option<(OwnedFd, String)>) -> Result<Pins, String> {
+        let own =
+            open_path_following("/proc/self/exe").map_err(|e| format!("/proc/self/exe: {e}"))?;
+        Ok(Pins {
+            own,
+            bwrap,
+            abilities: OnceLock::new(),
+        })
+    }
+    /// The bwrap pin's current name, if bwrap was found.
+    pub fn bwrap_name(&self) -> Option<&str> {
+        self.bwrap.as_ref().map(|(_, n)| n.as_str())
+    }
 }
 
 static PINS: OnceLock<Result<Pins, String>> = OnceLock::new();
@@ -42,11 +61,7 @@ pub fn pin_at_start() -> &'static Result<Pins, String> {
 }
 
 fn pin() -> Result<Pins, String> {
-    let own = open_path_following("/proc/self/exe").map_err(|e| format!("/proc/self/exe: {e}"))?;
-    Ok(Pins {
-        own,
-        bwrap: find_bwrap(&search_path()),
-    })
+    Pins::with_bwrap(find_bwrap(&search_path()))
 }
 
 #[allow(
@@ -163,7 +178,9 @@ pub fn launch(plan: &LinuxPlan) -> i32 {
 
 /// Prepare and spawn under the given host facts.
 pub fn run(plan: &LinuxPlan, host: &Host) -> Result<i32, Refusal> {
-    let pins = pin_at_start().as_ref().map_err(|e| Refusal::NoSelfPin(e.clone()))?;
+    let pins = pin_at_start()
+        .as_ref()
+        .map_err(|e| Refusal::NoSelfPin(e.clone()))?;
     let prepared = prepare(plan, host, pins)?;
     spawn(prepared)
 }
@@ -192,7 +209,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
         return Err(Refusal::NoBwrap);
     };
-    let ab = bwrap::probe(bwrap_fd, bwrap_name)?;
+    let ab = bwrap::probe(bwrap_fd, bwrap_name, &pins.abilities)?;
     if !ab.fd_binds {
         return Err(Refusal::BwrapWithoutFdBinds {
             bwrap: bwrap_name.clone(),
@@ -306,8 +323,12 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
                     });
                 }
                 match handle::kind_of(&fd).map_err(|e| Refusal::io(m, e))? {
-                    Kind::Dir => masks.push(Op::MaskDir { path: m.to_string() }),
-                    _ => masks.push(Op::MaskFile { path: m.to_string() }),
+                    Kind::Dir => masks.push(Op::MaskDir {
+                        path: m.to_string(),
+                    }),
+                    _ => masks.push(Op::MaskFile {
+                        path: m.to_string(),
+                    }),
                 }
             }
         }
@@ -374,7 +395,8 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         }
     }
     // The pins, read-only at the names their inodes hold now, after every projection bind.
-    let mut pin_fds: Vec<(&OwnedFd, Option<String>)> = vec![(&pins.own, handle::name_of(&pins.own))];
+    let mut pin_fds: Vec<(&OwnedFd, Option<String>)> =
+        vec![(&pins.own, handle::name_of(&pins.own))];
     pin_fds.push((bwrap_fd, handle::name_of(bwrap_fd)));
     for (fd, name) in pin_fds {
         let Some(name) = name else { continue };
@@ -432,7 +454,9 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     };
     let bytes = warrant.encode();
     if bytes.len() > super::warrant::MAX_BYTES {
-        return Err(Refusal::Other("the warrant exceeds its size cap".to_string()));
+        return Err(Refusal::Other(
+            "the warrant exceeds its size cap".to_string(),
+        ));
     }
     let w = memfd::sealed("ralc-warrant", &bytes).map_err(|e| Refusal::io("warrant memfd", e))?;
     handoff.push((w, slot::WARRANT));
@@ -502,11 +526,20 @@ fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 /// Spawn bwrap from its pin and wait: the program's own status, a signal as 128+N, 126
 /// when the envelope never reached the trampoline.
+pub fn spawn(p: Prepared) -> Result<i32, Refusal> {
+    spawn_with(p, false).map(|(c, _, _)| c)
+}
+
+/// As `spawn`, with stdout and stderr captured (stdin closed): for tests and tools.
+pub fn spawn_captured(p: Prepared) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+    spawn_with(p, true)
+}
+
 #[allow(
     clippy::disallowed_methods,
     reason = "launch site: bwrap, exec'd by its pinned descriptor"
 )]
-pub fn spawn(mut p: Prepared) -> Result<i32, Refusal> {
+fn spawn_with(mut p: Prepared, capture: bool) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
     let pairs: Vec<(RawFd, RawFd)> = p.handoff.iter().map(|(f, t)| (f.as_raw_fd(), *t)).collect();
     let mut cmd = std::process::Command::new(format!("/proc/self/fd/{}", p.bwrap));
     cmd.arg0("bwrap").args([
@@ -531,21 +564,36 @@ pub fn spawn(mut p: Prepared) -> Result<i32, Refusal> {
             Ok(())
         });
     }
+    if capture {
+        cmd.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+    }
     let child = cmd.spawn();
     // The parent's copies of the hand-off go now: only the child holds them.
     p.handoff.clear();
-    let mut child = child.map_err(|e| Refusal::io("spawn bwrap", e))?;
-    let status = child.wait().map_err(|e| Refusal::io("wait for bwrap", e))?;
+    let child = child.map_err(|e| Refusal::io("spawn bwrap", e))?;
+    let out = child
+        .wait_with_output()
+        .map_err(|e| Refusal::io("wait for bwrap", e))?;
+    let status = out.status;
+    let mut stderr = out.stderr;
     let reached = p.reach.take().map(|r| reached(&r)).unwrap_or(false);
     if let Some(sig) = status.signal() {
-        return Ok(128 + sig);
+        return Ok((128 + sig, out.stdout, stderr));
     }
     let code = status.code().unwrap_or(EXIT_REFUSED);
     if !reached {
-        eprintln!("ralc: refused: bwrap could not build the sandbox (its reason above); nothing ran");
-        return Ok(EXIT_REFUSED);
+        let msg =
+            "ralc: refused: bwrap could not build the sandbox (its reason above); nothing ran\n";
+        if capture {
+            stderr.extend_from_slice(msg.as_bytes());
+        } else {
+            eprint!("{msg}");
+        }
+        return Ok((EXIT_REFUSED, out.stdout, stderr));
     }
-    Ok(code)
+    Ok((code, out.stdout, stderr))
 }
 
 fn reached(fd: &OwnedFd) -> bool {

@@ -7,14 +7,16 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 /// The seals every carrier holds.
-pub const SEALS: i32 = libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
+pub const SEALS: i32 =
+    libc::F_SEAL_SEAL | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_WRITE;
 
 /// A sealed memfd holding `bytes`, its offset at 0.
 pub fn sealed(name: &str, bytes: &[u8]) -> io::Result<OwnedFd> {
     let cname = CString::new(name)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "memfd name holds a NUL"))?;
     // SAFETY: a valid C string and flags.
-    let fd = unsafe { libc::memfd_create(cname.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
+    let fd =
+        unsafe { libc::memfd_create(cname.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING) };
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
@@ -68,14 +70,21 @@ pub fn read_sealed(fd: RawFd, cap: usize) -> Result<Vec<u8>, String> {
     }
     let len = usize::try_from(st.st_size).map_err(|_| "negative size".to_string())?;
     if len > cap {
-        return Err(format!("descriptor {fd} holds {len} bytes, more than {cap}"));
+        return Err(format!(
+            "descriptor {fd} holds {len} bytes, more than {cap}"
+        ));
     }
     let mut buf = vec![0u8; len];
     let mut off = 0usize;
     while off < len {
         // SAFETY: the buffer has `len - off` bytes left at `off`.
         let n = unsafe {
-            libc::pread(fd, buf[off..].as_mut_ptr().cast(), len - off, off as libc::off_t)
+            libc::pread(
+                fd,
+                buf[off..].as_mut_ptr().cast(),
+                len - off,
+                off as libc::off_t,
+            )
         };
         if n < 0 {
             let e = io::Error::last_os_error();

@@ -76,7 +76,11 @@ pub fn programs(rules: &[SeccompRule]) -> Result<Vec<Vec<u8>>, String> {
     if cfg!(target_arch = "x86_64") {
         out.push(to_bytes(&x32_guard()));
     }
-    for verdict in [SeccompVerdict::Kill, SeccompVerdict::Eperm, SeccompVerdict::Enosys] {
+    for verdict in [
+        SeccompVerdict::Kill,
+        SeccompVerdict::Eperm,
+        SeccompVerdict::Enosys,
+    ] {
         let mut map: BTreeMap<i64, Vec<Rule>> = BTreeMap::new();
         for r in rules.iter().filter(|r| r.verdict == verdict) {
             let nr = number(&r.syscall)
@@ -99,7 +103,10 @@ pub fn programs(rules: &[SeccompRule]) -> Result<Vec<Vec<u8>>, String> {
         }
         // An unconditional rule must stay unconditional: seccompiler reads an empty
         // vector as "whatever the arguments".
-        for r in rules.iter().filter(|r| r.verdict == verdict && r.arg.is_none()) {
+        for r in rules
+            .iter()
+            .filter(|r| r.verdict == verdict && r.arg.is_none())
+        {
             if let Some(nr) = number(&r.syscall) {
                 map.insert(nr, Vec::new());
             }
@@ -153,7 +160,9 @@ fn ins(code: u16, jt: u8, jf: u8, k: u32) -> Vec<u8> {
 }
 
 fn to_bytes(prog: &[(u16, u8, u8, u32)]) -> Vec<u8> {
-    prog.iter().flat_map(|&(c, t, f, k)| ins(c, t, f, k)).collect()
+    prog.iter()
+        .flat_map(|&(c, t, f, k)| ins(c, t, f, k))
+        .collect()
 }
 
 #[cfg(test)]

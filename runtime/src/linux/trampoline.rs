@@ -24,8 +24,8 @@ pub fn serve() -> i32 {
 }
 
 fn confine() -> Result<Warrant, String> {
-    let bytes = memfd::read_sealed(slot::WARRANT, MAX_BYTES)
-        .map_err(|e| format!("no warrant: {e}"))?;
+    let bytes =
+        memfd::read_sealed(slot::WARRANT, MAX_BYTES).map_err(|e| format!("no warrant: {e}"))?;
     let w = Warrant::decode(&bytes)?;
     if let Some(host) = w.host_netns {
         let here = super::launch::netns_inode("/proc/self/ns/net")

@@ -91,7 +91,9 @@ impl Warrant {
         };
         let mut fields = Vec::new();
         for f in body.split(|b| *b == 0) {
-            fields.push(std::str::from_utf8(f).map_err(|_| "a warrant field is not UTF-8".to_string())?);
+            fields.push(
+                std::str::from_utf8(f).map_err(|_| "a warrant field is not UTF-8".to_string())?,
+            );
         }
         if fields.len() < 6 || fields[0] != MAGIC {
             return Err("not a ralc warrant of this version".to_string());
@@ -108,7 +110,10 @@ impl Warrant {
         };
         let host_netns = match fields[2] {
             "-" => None,
-            n => Some(n.parse::<u64>().map_err(|_| "bad network namespace field".to_string())?),
+            n => Some(
+                n.parse::<u64>()
+                    .map_err(|_| "bad network namespace field".to_string())?,
+            ),
         };
         let w = Warrant {
             confinement,
