@@ -284,7 +284,7 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         arg: None,
         reason: "joining another namespace leaves the envelope".to_string(),
     });
-    for (value, what) in [(libc::TIOCSTI as u64, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
+    for (value, what) in [(libc::TIOCSTI, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
         rules.push(SeccompRule {
             syscall: "ioctl".to_string(),
             verdict: SeccompVerdict::Eperm,

@@ -8,12 +8,14 @@ use ralc_runtime::linux::refusal::Refusal;
 use ralc_runtime::plan::*;
 use std::io::Write;
 
+type Test = fn() -> Result<(), String>;
+
 fn main() {
     if let Some(code) = ralc_runtime::serve_warrant_if_asked() {
         std::process::exit(code);
     }
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let tests: &[(&str, fn() -> Result<(), String>)] = &[
+    let tests: &[(&str, Test)] = &[
         ("true_runs", true_runs),
         ("exit_codes_propagate", exit_codes_propagate),
         ("read_region_is_enforced", read_region_is_enforced),
@@ -177,7 +179,7 @@ fn run(plan: &LinuxPlan) -> Result<Run, String> {
 fn run_on(plan: &LinuxPlan, host: &Host) -> Result<Run, String> {
     let pins = launch::pin_at_start().as_ref().map_err(|e| e.clone())?;
     let prepared = launch::prepare(plan, host, pins).map_err(|r| format!("refused: {r}"))?;
-    let (code, out, err) = launch::spawn_captured(prepared).map_err(|r| r.to_string())?;
+    let (code, out, err) = launch::spawn_captured(prepared, pins).map_err(|r| r.to_string())?;
     Ok(Run {
         code,
         out: String::from_utf8_lossy(&out).into_owned(),
@@ -186,7 +188,7 @@ fn run_on(plan: &LinuxPlan, host: &Host) -> Result<Run, String> {
 }
 
 fn refusal(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Refusal, String> {
-    match launch::prepare(plan, host, pins) {
+    match launch::check(plan, host, pins) {
         Ok(_) => Err("the launch was not refused".into()),
         Err(r) => Ok(r),
     }

@@ -208,6 +208,9 @@ impl Ruleset {
         self.expand(path, fd, &mut ctx, 0)
     }
 
+    /// Expand one allowed directory. Returns `true` when nothing beneath it is blocked
+    /// (then the caller admits it as one hierarchy); otherwise its admissible parts have
+    /// been admitted entry by entry.
     fn expand(
         &mut self,
         path: &str,
@@ -215,17 +218,30 @@ impl Ruleset {
         ctx: &mut Expand<'_>,
         depth: usize,
     ) -> Result<(), Refusal> {
-        if ctx.ex.deny_dirs.iter().any(|d| d == path) {
-            return Ok(());
+        if self.scan(path, &fd, ctx, depth)? {
+            self.allow(fd.as_raw_fd(), Kind::Dir, EXECUTE)?;
         }
+        Ok(())
+    }
+
+    fn scan(
+        &mut self,
+        path: &str,
+        fd: &OwnedFd,
+        ctx: &mut Expand<'_>,
+        depth: usize,
+    ) -> Result<bool, Refusal> {
         let blocked_below = ctx
             .ex
             .deny_dirs
             .iter()
             .chain(ctx.ex.deny_files.iter())
-            .any(|d| d != path && within(d, path));
+            .any(|d| within(d, path));
         if !blocked_below && ctx.names.is_empty() {
-            return self.allow(fd.as_raw_fd(), Kind::Dir, EXECUTE);
+            return Ok(true);
+        }
+        if ctx.ex.deny_dirs.iter().any(|d| d == path) {
+            return Ok(false);
         }
         // SAFETY: a zeroed stat is a valid out-parameter; fstat on an open handle.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };
@@ -233,8 +249,8 @@ impl Ruleset {
         if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } == 0
             && !ctx.seen.insert((st.st_dev, st.st_ino))
         {
-            // A bind mount looping back onto a directory being listed.
-            return Ok(());
+            // A bind mount looping back onto a directory being listed: admit nothing more.
+            return Ok(false);
         }
         if depth > 64 {
             return Err(Refusal::Expansion {
@@ -244,7 +260,7 @@ impl Ruleset {
         }
         let listing = match handle::open_dir(path).map_err(|e| Refusal::io(path, e))? {
             Opened::Found(d) => d,
-            Opened::Absent => return Ok(()),
+            Opened::Absent => return Ok(false),
             Opened::Symlink => {
                 return Err(Refusal::SymlinkPlanted {
                     path: path.to_string(),
@@ -253,18 +269,12 @@ impl Ruleset {
         };
         let entries = std::fs::read_dir(format!("/proc/self/fd/{}", listing.as_raw_fd()))
             .map_err(|e| Refusal::io(path, e))?;
-        let mut names = Vec::new();
+        let mut clean = true;
+        let mut files: Vec<String> = Vec::new();
+        let mut dirs: Vec<(String, bool)> = Vec::new();
+        let mut subdir_fds: Vec<(String, OwnedFd)> = Vec::new();
         for e in entries {
             let e = e.map_err(|e| Refusal::io(path, e))?;
-            let Some(name) = e.file_name().to_str().map(str::to_string) else {
-                // A name that is not Unicode cannot be judged: never admitted.
-                continue;
-            };
-            let ft = e.file_type().map_err(|e| Refusal::io(path, e))?;
-            names.push((name, ft));
-        }
-        names.sort_by(|a, b| a.0.cmp(&b.0));
-        for (name, ft) in names {
             if ctx.budget == 0 {
                 return Err(Refusal::Expansion {
                     path: path.to_string(),
@@ -272,31 +282,56 @@ impl Ruleset {
                 });
             }
             ctx.budget -= 1;
-            if ctx.names.contains(&name_key(&name)) || ft.is_symlink() {
+            let Some(name) = e.file_name().to_str().map(str::to_string) else {
+                // A name that is not Unicode cannot be judged: never admitted.
+                clean = false;
                 continue;
-            }
+            };
+            let ft = e.file_type().map_err(|e| Refusal::io(path, e))?;
             let child = if path == "/" {
                 format!("/{name}")
             } else {
                 format!("{path}/{name}")
             };
-            if ctx.ex.deny_files.iter().any(|d| *d == child)
-                || ctx.ex.deny_dirs.iter().any(|d| *d == child)
+            if ctx.names.contains(&name_key(&name))
+                || ctx.ex.deny_files.contains(&child)
+                || ctx.ex.deny_dirs.contains(&child)
             {
+                clean = false;
                 continue;
             }
-            let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), &name)
-                .map_err(|e| Refusal::io(&child, e))?
-            else {
-                continue;
-            };
             if ft.is_dir() {
-                self.expand(&child, cfd, ctx, depth + 1)?;
+                let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), &name)
+                    .map_err(|e| Refusal::io(&child, e))?
+                else {
+                    clean = false;
+                    continue;
+                };
+                let sub = self.scan(&child, &cfd, ctx, depth + 1)?;
+                clean &= sub;
+                dirs.push((name.clone(), sub));
+                if sub {
+                    subdir_fds.push((name, cfd));
+                }
             } else if ft.is_file() {
+                files.push(name);
+            }
+            // Symlinks are judged at their targets; other types never execute.
+        }
+        if clean {
+            return Ok(true);
+        }
+        for (_, cfd) in subdir_fds {
+            self.allow(cfd.as_raw_fd(), Kind::Dir, EXECUTE)?;
+        }
+        for name in files {
+            if let Some(cfd) = handle::open_beneath_unchecked(listing.as_raw_fd(), &name)
+                .map_err(|e| Refusal::io(path, e))?
+            {
                 self.allow(cfd.as_raw_fd(), Kind::File, EXECUTE)?;
             }
         }
-        Ok(())
+        Ok(false)
     }
 }
 
@@ -310,6 +345,9 @@ struct Expand<'a> {
 /// The key a name veto matches under: the caseless image of the name (upper, then
 /// lower). Coarser than a file system's own identity, so a veto errs toward denying.
 pub fn name_key(name: &str) -> String {
+    if name.is_ascii() {
+        return name.to_ascii_lowercase();
+    }
     name.to_uppercase().to_lowercase()
 }
 

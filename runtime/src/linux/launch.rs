@@ -111,22 +111,26 @@ pub struct Host {
     pub landlock_abi: u32,
     /// The inode of this process's network namespace.
     pub netns: Option<u64>,
+    /// The inode of this process's mount namespace (the trampoline refuses to run in it).
+    pub mntns: Option<u64>,
 }
 
 impl Host {
     pub fn probe() -> Host {
         Host {
             landlock_abi: landlock::abi(),
-            netns: netns_inode("/proc/self/ns/net"),
+            netns: ns_inode("/proc/self/ns/net"),
+            mntns: ns_inode("/proc/self/ns/mnt"),
         }
     }
 }
 
 /// The inode a namespace link names (`net:[4026531840]`).
-pub fn netns_inode(link: &str) -> Option<u64> {
+pub fn ns_inode(link: &str) -> Option<u64> {
     let t = std::fs::read_link(link).ok()?;
     let t = t.to_str()?;
-    t.strip_prefix("net:[")?.strip_suffix(']')?.parse().ok()
+    let (_, rest) = t.split_once(":[")?;
+    rest.strip_suffix(']')?.parse().ok()
 }
 
 /// A launch prepared to the last step: every handle opened, every carrier sealed.
@@ -136,8 +140,7 @@ pub struct Prepared {
     pub options: Vec<String>,
     /// Notes the launcher made (dropped binds, unmaskable denies), for the report.
     pub notes: Vec<String>,
-    /// Landlock rules added in the parent.
-    pub landlock_rules: usize,
+    landlock: Option<PendingLandlock>,
     handoff: Vec<(OwnedFd, RawFd)>,
     reach: Option<OwnedFd>,
     bwrap: RawFd,
@@ -153,6 +156,40 @@ impl Prepared {
         v.push(format!("/proc/self/fd/{}", slot::PIN));
         v.push("--warrant".into());
         v
+    }
+}
+
+/// The Landlock ruleset still to build: what it handles, the exec admits, and the
+/// handles of the fs rules.
+#[derive(Debug)]
+struct PendingLandlock {
+    handled: u64,
+    exec: Option<crate::plan::ExecAdmits>,
+    program: String,
+    own: OwnedFd,
+    fs_rules: Vec<(OwnedFd, Kind, u64)>,
+}
+
+impl PendingLandlock {
+    fn build(&self) -> Result<Ruleset, Refusal> {
+        let mut rs = Ruleset::new(self.handled)?;
+        if let Some(ex) = &self.exec {
+            rs.allow(self.own.as_raw_fd(), Kind::File, landlock::EXECUTE)?;
+            rs.admit_file(&self.program)?;
+            for l in loaders() {
+                rs.admit_file(&l)?;
+            }
+            for f in &ex.files {
+                rs.admit_file(f)?;
+            }
+            for d in &ex.dirs {
+                rs.admit_dir(d, ex)?;
+            }
+        }
+        for (fd, kind, rights) in &self.fs_rules {
+            rs.allow(fd.as_raw_fd(), *kind, *rights)?;
+        }
+        Ok(rs)
     }
 }
 
@@ -182,10 +219,44 @@ pub fn run(plan: &LinuxPlan, host: &Host) -> Result<i32, Refusal> {
         .as_ref()
         .map_err(|e| Refusal::NoSelfPin(e.clone()))?;
     let prepared = prepare(plan, host, pins)?;
-    spawn(prepared)
+    spawn(prepared, pins)
 }
 
-/// Everything before the spawn.
+/// Ask the pinned bwrap (once) whether it builds our envelope: descriptor binds,
+/// `--add-seccomp-fd`, `--args`.
+pub fn check_bwrap(pins: &Pins) -> Result<(), Refusal> {
+    let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
+        return Err(Refusal::NoBwrap);
+    };
+    let ab = bwrap::probe(bwrap_fd, bwrap_name, &pins.abilities)?;
+    if !ab.fd_binds {
+        return Err(Refusal::BwrapWithoutFdBinds {
+            bwrap: bwrap_name.clone(),
+        });
+    }
+    if !ab.add_seccomp_fd || !ab.args {
+        return Err(Refusal::BwrapUnusable {
+            bwrap: bwrap_name.clone(),
+            why: "it has no --add-seccomp-fd or --args".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Every check a launch makes, without launching: `prepare`, the bwrap probe, and the
+/// Landlock ruleset built eagerly. Returns the number of Landlock rules.
+pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusal> {
+    let p = prepare(plan, host, pins)?;
+    check_bwrap(pins)?;
+    match &p.landlock {
+        Some(l) => Ok(l.build()?.rules()),
+        None => Ok(0),
+    }
+}
+
+/// Everything before the spawn. bwrap is not asked here: one that lacks an option fails
+/// before the trampoline is reached, and the trampoline refuses to run outside an envelope;
+/// only then is bwrap asked, for the reason (`spawn`).
 pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
     if plan.version != LINUX_PLAN_VERSION {
         return Err(Refusal::Version(plan.version));
@@ -206,21 +277,9 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             });
         }
     }
-    let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
+    let Some((bwrap_fd, _)) = &pins.bwrap else {
         return Err(Refusal::NoBwrap);
     };
-    let ab = bwrap::probe(bwrap_fd, bwrap_name, &pins.abilities)?;
-    if !ab.fd_binds {
-        return Err(Refusal::BwrapWithoutFdBinds {
-            bwrap: bwrap_name.clone(),
-        });
-    }
-    if !ab.add_seccomp_fd || !ab.args {
-        return Err(Refusal::BwrapUnusable {
-            bwrap: bwrap_name.clone(),
-            why: "it has no --add-seccomp-fd or --args".to_string(),
-        });
-    }
     if plan.landlock.exec.is_some() && host.landlock_abi == 0 {
         return Err(Refusal::NoLandlock);
     }
@@ -334,9 +393,11 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         }
     }
 
-    // Landlock, in the parent.
-    let mut ruleset: Option<Ruleset> = None;
+    // Landlock, built in the parent from these handles; the expansion runs while bwrap
+    // builds the envelope (`spawn`), and the ruleset reaches the trampoline over the
+    // reach socket before it may exec anything.
     let wants_fs = plan.landlock.fs_rights && host.landlock_abi > 0;
+    let mut pending: Option<PendingLandlock> = None;
     if plan.landlock.exec.is_some() || wants_fs {
         let abi = host.landlock_abi;
         let mut handled = 0;
@@ -349,30 +410,25 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         if abi >= 2 {
             handled |= landlock::REFER;
         }
-        let mut rs = Ruleset::new(handled)?;
-        if let Some(ex) = &plan.landlock.exec {
-            rs.allow(pins.own.as_raw_fd(), Kind::File, landlock::EXECUTE)?;
-            rs.admit_file(&plan.program.real)?;
-            for l in loaders() {
-                rs.admit_file(&l)?;
-            }
-            for f in &ex.files {
-                rs.admit_file(f)?;
-            }
-            for d in &ex.dirs {
-                rs.admit_dir(d, ex)?;
-            }
-        }
+        let mut fs_rules = Vec::new();
         if wants_fs {
             for k in &kept {
                 let r = match k.access {
                     Access::ReadOnly => landlock::read_rights(),
                     Access::Writable => landlock::read_rights() | landlock::write_rights(abi),
                 };
-                rs.allow(k.fd.as_raw_fd(), k.kind, r)?;
+                let fd =
+                    handle::dup_above(k.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&k.path, e))?;
+                fs_rules.push((fd, k.kind, r));
             }
         }
-        ruleset = Some(rs);
+        pending = Some(PendingLandlock {
+            handled,
+            exec: plan.landlock.exec.clone(),
+            program: plan.program.real.clone(),
+            own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
+            fs_rules,
+        });
     }
 
     // The hand-off table.
@@ -434,19 +490,14 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         .map_err(|e| Refusal::io("bwrap args memfd", e))?;
     handoff.push((args, slot::ARGS));
 
-    let confinement = match &ruleset {
+    let confinement = match &pending {
         None => Confinement::Unconfined,
-        Some(rs) => Confinement::Landlock {
-            handled: rs.handled(),
-        },
+        Some(p) => Confinement::Landlock { handled: p.handled },
     };
-    let landlock_rules = ruleset.as_ref().map_or(0, Ruleset::rules);
-    if let Some(rs) = ruleset {
-        handoff.push((rs.into_fd(), slot::RULESET));
-    }
     let warrant = Warrant {
         confinement,
         host_netns: if plan.offline { host.netns } else { None },
+        host_mntns: host.mntns,
         real: plan.program.real.clone(),
         argv0: plan.program.argv0.clone(),
         interp_exclusion: String::new(),
@@ -479,7 +530,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     Ok(Prepared {
         options,
         notes,
-        landlock_rules,
+        landlock: pending,
         handoff: lifted,
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
@@ -526,20 +577,24 @@ fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 
 /// Spawn bwrap from its pin and wait: the program's own status, a signal as 128+N, 126
 /// when the envelope never reached the trampoline.
-pub fn spawn(p: Prepared) -> Result<i32, Refusal> {
-    spawn_with(p, false).map(|(c, _, _)| c)
+pub fn spawn(p: Prepared, pins: &Pins) -> Result<i32, Refusal> {
+    spawn_with(p, pins, false).map(|(c, _, _)| c)
 }
 
 /// As `spawn`, with stdout and stderr captured (stdin closed): for tests and tools.
-pub fn spawn_captured(p: Prepared) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
-    spawn_with(p, true)
+pub fn spawn_captured(p: Prepared, pins: &Pins) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+    spawn_with(p, pins, true)
 }
 
 #[allow(
     clippy::disallowed_methods,
     reason = "launch site: bwrap, exec'd by its pinned descriptor"
 )]
-fn spawn_with(mut p: Prepared, capture: bool) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+fn spawn_with(
+    mut p: Prepared,
+    pins: &Pins,
+    capture: bool,
+) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
     let pairs: Vec<(RawFd, RawFd)> = p.handoff.iter().map(|(f, t)| (f.as_raw_fd(), *t)).collect();
     let mut cmd = std::process::Command::new(format!("/proc/self/fd/{}", p.bwrap));
     cmd.arg0("bwrap").args([
@@ -573,17 +628,40 @@ fn spawn_with(mut p: Prepared, capture: bool) -> Result<(i32, Vec<u8>, Vec<u8>),
     // The parent's copies of the hand-off go now: only the child holds them.
     p.handoff.clear();
     let child = child.map_err(|e| Refusal::io("spawn bwrap", e))?;
+    // While bwrap builds the envelope: the Landlock ruleset, sent to the trampoline, which
+    // waits for it before it may exec anything. A failure sends nothing: the trampoline
+    // refuses, and so does the launch.
+    let mut refused: Option<Refusal> = None;
+    if let (Some(pending), Some(reach)) = (p.landlock.take(), p.reach.as_ref()) {
+        match pending.build() {
+            Ok(rs) => {
+                let fd = rs.into_fd();
+                if let Err(e) = send_fd(reach, fd.as_raw_fd()) {
+                    if e.raw_os_error() != Some(libc::EPIPE)
+                        && e.raw_os_error() != Some(libc::ECONNRESET)
+                    {
+                        refused = Some(Refusal::io("hand the Landlock ruleset over", e));
+                    }
+                }
+            }
+            Err(r) => {
+                let _ = send_bytes(reach, b"X");
+                refused = Some(r);
+            }
+        }
+    }
     let out = child
         .wait_with_output()
         .map_err(|e| Refusal::io("wait for bwrap", e))?;
+    if let Some(r) = refused {
+        return Err(r);
+    }
     let status = out.status;
     let mut stderr = out.stderr;
     let reached = p.reach.take().map(|r| reached(&r)).unwrap_or(false);
-    if let Some(sig) = status.signal() {
-        return Ok((128 + sig, out.stdout, stderr));
-    }
-    let code = status.code().unwrap_or(EXIT_REFUSED);
     if !reached {
+        // bwrap never started the trampoline: say why, if bwrap lacks what we need.
+        check_bwrap(pins)?;
         let msg =
             "ralc: refused: bwrap could not build the sandbox (its reason above); nothing ran\n";
         if capture {
@@ -593,7 +671,97 @@ fn spawn_with(mut p: Prepared, capture: bool) -> Result<(i32, Vec<u8>, Vec<u8>),
         }
         return Ok((EXIT_REFUSED, out.stdout, stderr));
     }
-    Ok((code, out.stdout, stderr))
+    if let Some(sig) = status.signal() {
+        return Ok((128 + sig, out.stdout, stderr));
+    }
+    Ok((status.code().unwrap_or(EXIT_REFUSED), out.stdout, stderr))
+}
+
+fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
+    // SAFETY: a valid buffer; MSG_NOSIGNAL keeps a closed peer from raising SIGPIPE.
+    let n = unsafe {
+        libc::send(
+            fd.as_raw_fd(),
+            b.as_ptr().cast(),
+            b.len(),
+            libc::MSG_NOSIGNAL,
+        )
+    };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Send one descriptor with the byte `R` (SCM_RIGHTS).
+fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
+    let mut byte = [b'R'];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut cbuf = vec![0u8; space];
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: the control buffer holds one header of CMSG_SPACE(sizeof fd) bytes.
+    unsafe {
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        (*c).cmsg_level = libc::SOL_SOCKET;
+        (*c).cmsg_type = libc::SCM_RIGHTS;
+        (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
+    }
+    // SAFETY: msg is fully initialised.
+    let n = unsafe { libc::sendmsg(sock.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// In the trampoline: receive the ruleset sent with `R` on `sock` (blocking).
+pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
+    let mut byte = [0u8];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut cbuf = vec![0u8; space];
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    let n = loop {
+        // SAFETY: msg is fully initialised.
+        let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        break n;
+    };
+    if n != 1 || byte[0] != b'R' {
+        return Err("the promised Landlock ruleset never arrived".to_string());
+    }
+    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
+    unsafe {
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
+        {
+            return Err("the promised Landlock ruleset never arrived".to_string());
+        }
+        let fd = std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<RawFd>());
+        Ok(OwnedFd::from_raw_fd(fd))
+    }
 }
 
 fn reached(fd: &OwnedFd) -> bool {

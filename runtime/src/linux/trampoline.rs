@@ -28,13 +28,29 @@ fn confine() -> Result<Warrant, String> {
         memfd::read_sealed(slot::WARRANT, MAX_BYTES).map_err(|e| format!("no warrant: {e}"))?;
     let w = Warrant::decode(&bytes)?;
     if let Some(host) = w.host_netns {
-        let here = super::launch::netns_inode("/proc/self/ns/net")
+        let here = super::launch::ns_inode("/proc/self/ns/net")
             .ok_or_else(|| "cannot read this network namespace".to_string())?;
         if here == host {
             return Err("`offline is asked, but this is the host's network namespace".to_string());
         }
     }
+    if let Some(host) = w.host_mntns {
+        let here = super::launch::ns_inode("/proc/self/ns/mnt")
+            .ok_or_else(|| "cannot read this mount namespace".to_string())?;
+        if here == host {
+            return Err("bwrap built no envelope: this is the host's mount namespace".to_string());
+        }
+    }
     if let Confinement::Landlock { handled } = w.confinement {
+        let rs = super::launch::receive_fd(slot::REACH)?;
+        // SAFETY: dup2 onto the ruleset's slot; `rs` closes its own copy on drop.
+        if unsafe { libc::dup2(std::os::fd::AsRawFd::as_raw_fd(&rs), slot::RULESET) } < 0 {
+            return Err(format!(
+                "the ruleset slot: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        drop(rs);
         super::landlock::enter(slot::RULESET, handled)?;
     }
     // SAFETY: closes this process's own hand-off descriptors.

@@ -46,6 +46,9 @@ pub struct Warrant {
     /// `Some(inode)`: `` `offline `` — the trampoline refuses to run in this host network
     /// namespace.
     pub host_netns: Option<u64>,
+    /// `Some(inode)`: the host's mount namespace; the trampoline refuses to run in it (a
+    /// bwrap that built no envelope).
+    pub host_mntns: Option<u64>,
     /// The program's real path.
     pub real: String,
     /// Its argv[0] spelling.
@@ -68,10 +71,12 @@ impl Warrant {
             Confinement::Unconfined => "unconfined".to_string(),
             Confinement::Landlock { handled } => format!("landlock:{handled}"),
         });
-        field(&match self.host_netns {
-            None => "-".to_string(),
-            Some(n) => n.to_string(),
-        });
+        for ns in [self.host_netns, self.host_mntns] {
+            field(&match ns {
+                None => "-".to_string(),
+                Some(n) => n.to_string(),
+            });
+        }
         field(&self.real);
         field(&self.argv0);
         field(&self.interp_exclusion);
@@ -95,7 +100,7 @@ impl Warrant {
                 std::str::from_utf8(f).map_err(|_| "a warrant field is not UTF-8".to_string())?,
             );
         }
-        if fields.len() < 6 || fields[0] != MAGIC {
+        if fields.len() < 7 || fields[0] != MAGIC {
             return Err("not a ralc warrant of this version".to_string());
         }
         let confinement = match fields[1] {
@@ -108,20 +113,21 @@ impl Warrant {
                 Confinement::Landlock { handled: n }
             }
         };
-        let host_netns = match fields[2] {
-            "-" => None,
-            n => Some(
-                n.parse::<u64>()
-                    .map_err(|_| "bad network namespace field".to_string())?,
-            ),
+        let ns = |f: &str| match f {
+            "-" => Ok(None),
+            n => n
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| "bad namespace field".to_string()),
         };
         let w = Warrant {
             confinement,
-            host_netns,
-            real: fields[3].to_string(),
-            argv0: fields[4].to_string(),
-            interp_exclusion: fields[5].to_string(),
-            args: fields[6..].iter().map(|s| s.to_string()).collect(),
+            host_netns: ns(fields[2])?,
+            host_mntns: ns(fields[3])?,
+            real: fields[4].to_string(),
+            argv0: fields[5].to_string(),
+            interp_exclusion: fields[6].to_string(),
+            args: fields[7..].iter().map(|s| s.to_string()).collect(),
         };
         if w.real.is_empty() || !w.real.starts_with('/') {
             return Err("the warrant's program is not an absolute path".to_string());
@@ -142,6 +148,7 @@ mod tests {
         Warrant {
             confinement: Confinement::Landlock { handled: 8193 },
             host_netns: Some(4026531840),
+            host_mntns: None,
             real: "/usr/bin/true".into(),
             argv0: "true".into(),
             interp_exclusion: String::new(),
@@ -166,7 +173,7 @@ mod tests {
         let mut trunc = w.encode();
         trunc.pop();
         assert!(Warrant::decode(&trunc).is_err());
-        assert!(Warrant::decode(b"ralc-warrant/0\0unconfined\0-\0/x\0x\0\0").is_err());
+        assert!(Warrant::decode(b"ralc-warrant/0\0unconfined\0-\0-\0/x\0x\0\0").is_err());
         assert!(Warrant::decode(&vec![b'a'; MAX_BYTES + 1]).is_err());
     }
 
