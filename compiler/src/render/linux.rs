@@ -49,7 +49,7 @@ pub fn render(
     let mut masks: Vec<Mask> = Vec::new();
     let mut fidelity: Vec<Fidelity> = Vec::new();
     let mut refused: Vec<String> = Vec::new();
-    let mut bind = |path: &str, access, layer, why| Bind {
+    let bind = |path: &str, access, layer, why| Bind {
         path: path.to_string(),
         access,
         layer,
