@@ -1,7 +1,460 @@
 //! The evaluator of the data subset (spec §1.2): `let`, `$name`, interpolation, spread,
-//! `return`. It runs nothing and reads nothing; every other construct is refused.
+//! `return`. It runs nothing and reads nothing; every other construct is refused with a
+//! diagnostic that names it and points at it.
 
 use crate::diag::codes::CodeInfo;
+use crate::diag::{Diagnostic, Span};
+use crate::syntax::ast::{Construct, Expr, ExprKind, Item, Program, StrPart};
+use std::collections::BTreeMap;
+
+/// A value of the data subset, with the span it was written at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Value {
+    pub kind: ValueKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ValueKind {
+    Str(String),
+    /// An integer as written.
+    Int(String),
+    Bool(bool),
+    Unit,
+    Tag(String),
+    List(Vec<Value>),
+    /// Fields in order of first appearance; a key appears once.
+    Record(Vec<RecordField>),
+    /// A map value: never a grant.
+    Map(Vec<(Value, Value)>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordField {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Value,
+}
+
+impl ValueKind {
+    /// The type's name, as diagnostics say it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ValueKind::Str(_) => "a string",
+            ValueKind::Int(_) => "an integer",
+            ValueKind::Bool(_) => "a Bool",
+            ValueKind::Unit => "unit `()`",
+            ValueKind::Tag(_) => "a tag",
+            ValueKind::List(l) if l.is_empty() => "an empty list `[]`",
+            ValueKind::List(_) => "a list",
+            ValueKind::Record(_) => "a record",
+            ValueKind::Map(_) => "a map",
+        }
+    }
+}
+
+/// Evaluate a program to its value. Every error is reported. The value is returned
+/// whenever it could be computed, even if an error was found elsewhere (a failed field
+/// is dropped), so the typecheck can report its own errors in the same run: a caller
+/// must treat any error diagnostic as failure, as `typecheck::check_source` does.
+pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
+    let mut ev = Eval {
+        env: BTreeMap::new(),
+        diags: Vec::new(),
+    };
+    let mut result: Option<Value> = None;
+    let mut returned: Option<Span> = None;
+    for item in &program.items {
+        if let Some(r) = returned {
+            ev.diags.push(
+                Diagnostic::error("E0126", "nothing may follow `return`")
+                    .at(item.span())
+                    .with_label(r, "the profile returns here")
+                    .with_help("move this above the `return`, or delete it"),
+            );
+            continue;
+        }
+        match item {
+            Item::Let { name, value, .. } => {
+                let v = ev.expr(value);
+                match v {
+                    Some(v) => {
+                        ev.env.insert(name.clone(), Some(v));
+                    }
+                    None => {
+                        // Bound but unusable: later reads are not reported again.
+                        ev.env.insert(name.clone(), None);
+                    }
+                }
+                result = None;
+            }
+            Item::Return { value, span } => {
+                returned = Some(*span);
+                match value {
+                    Some(e) => result = ev.expr(e),
+                    None => {
+                        ev.diags.push(
+                            Diagnostic::error("E0125", "`return` without a value")
+                                .at(*span)
+                                .with_help(
+                                    "return a record of grant settings, or `()` to set nothing",
+                                ),
+                        );
+                        result = None;
+                    }
+                }
+            }
+            Item::Expr(e) => result = ev.expr(e),
+        }
+    }
+    let ends_with_value = returned.is_some() || matches!(program.items.last(), Some(Item::Expr(_)));
+    if !ends_with_value {
+        let at =
+            program
+                .items
+                .last()
+                .map(|i| i.span())
+                .unwrap_or(Span::new(program.span.file, 0, 0));
+        ev.diags.push(
+            Diagnostic::error("E0125", "the profile has no value")
+                .at(at)
+                .with_help("end the profile with a record of grant settings, or `()` to set nothing on purpose"),
+        );
+    }
+    (result, ev.diags)
+}
+
+struct Eval {
+    /// `None`: bound to a value that failed to evaluate (already reported).
+    env: BTreeMap<String, Option<Value>>,
+    diags: Vec<Diagnostic>,
+}
+
+impl Eval {
+    fn lookup(&mut self, name: &str, span: Span) -> Option<Value> {
+        match self.env.get(name) {
+            Some(Some(v)) => Some(v.clone()),
+            Some(None) => None,
+            None => {
+                let mut d = Diagnostic::error("E0110", format!("`${name}` is not bound"))
+                    .at(span)
+                    .with_help("bind it first with `let name = …`");
+                if name == "ENV" || name.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
+                    d = d.with_note(
+                        "a profile is evaluated as data: it never reads the environment",
+                    );
+                }
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) -> Option<Value> {
+        let kind = match &e.kind {
+            ExprKind::Word(w) => ValueKind::Str(w.clone()),
+            ExprKind::Int(i) => ValueKind::Int(i.clone()),
+            ExprKind::Bool(b) => ValueKind::Bool(*b),
+            ExprKind::Unit => ValueKind::Unit,
+            ExprKind::Tag(t) => ValueKind::Tag(t.clone()),
+            ExprKind::Var(v) => {
+                let mut val = self.lookup(v, e.span)?;
+                // Point at the use for the value as a whole; inner spans stay at the definition.
+                val.span = e.span;
+                return Some(val);
+            }
+            ExprKind::Str(s) => {
+                let mut out = String::new();
+                let mut ok = true;
+                for p in &s.parts {
+                    match p {
+                        StrPart::Text(t) => out.push_str(t),
+                        StrPart::Var(n, sp) => {
+                            match self.lookup(n, *sp) {
+                                Some(Value {
+                                    kind: ValueKind::Str(s),
+                                    ..
+                                }) => out.push_str(&s),
+                                Some(v) => {
+                                    self.diags.push(
+                                    Diagnostic::error(
+                                        "E0111",
+                                        format!("`${n}` is {}, not a string: only strings interpolate", v.kind.type_name()),
+                                    )
+                                    .at(*sp)
+                                    .with_label(v.span, "bound here"),
+                                );
+                                    ok = false;
+                                }
+                                None => ok = false,
+                            }
+                        }
+                    }
+                }
+                if !ok {
+                    return None;
+                }
+                ValueKind::Str(out)
+            }
+            ExprKind::List(items) => {
+                let mut out = Vec::new();
+                let mut ok = true;
+                for i in items {
+                    match self.expr(i) {
+                        Some(v) => out.push(v),
+                        None => ok = false,
+                    }
+                }
+                // A failed item (already reported) is dropped so the rest is still
+                // checked; a list left empty by failures is not mistaken for `[]`.
+                if !ok && out.is_empty() {
+                    return None;
+                }
+                ValueKind::List(out)
+            }
+            ExprKind::Record { spread, fields } => {
+                let mut out: Vec<RecordField> = Vec::new();
+                let mut ok = true;
+                if let Some(s) = spread {
+                    match self.expr(s) {
+                        Some(Value {
+                            kind: ValueKind::Record(fs),
+                            ..
+                        }) => out = fs,
+                        Some(Value {
+                            kind: ValueKind::List(l),
+                            ..
+                        }) if l.is_empty() => {}
+                        Some(v) => {
+                            self.diags.push(
+                                Diagnostic::error(
+                                    "E0112",
+                                    format!(
+                                        "a spread copies a record's fields, but this is {}",
+                                        v.kind.type_name()
+                                    ),
+                                )
+                                .at(s.span),
+                            );
+                            ok = false;
+                        }
+                        None => ok = false,
+                    }
+                }
+                for f in fields {
+                    let Some(v) = self.expr(&f.value) else {
+                        ok = false;
+                        continue;
+                    };
+                    let field = RecordField {
+                        key: f.key.text.clone(),
+                        key_span: f.key.span,
+                        value: v,
+                    };
+                    match out.iter_mut().find(|x| x.key == f.key.text) {
+                        Some(slot) => *slot = field,
+                        None => out.push(field),
+                    }
+                }
+                // Failed fields (already reported) are dropped so the rest is still
+                // checked.
+                let _ = ok;
+                ValueKind::Record(out)
+            }
+            ExprKind::Map(entries) => {
+                let mut out = Vec::new();
+                let mut ok = true;
+                for m in entries {
+                    match (self.expr(&m.key), self.expr(&m.value)) {
+                        (Some(k), Some(v)) => out.push((k, v)),
+                        _ => ok = false,
+                    }
+                }
+                let _ = ok;
+                ValueKind::Map(out)
+            }
+            ExprKind::Outside(c) => {
+                self.diags.push(refuse(*c, e.span));
+                return None;
+            }
+            ExprKind::Error => return None,
+        };
+        Some(Value { kind, span: e.span })
+    }
+}
+
+/// The code for each construct outside the data subset.
+pub fn construct_code(c: Construct) -> &'static str {
+    match c {
+        Construct::Command => "E0113",
+        Construct::Pipeline => "E0114",
+        Construct::Redirection | Construct::Background => "E0115",
+        Construct::Block | Construct::Fn => "E0116",
+        Construct::If | Construct::Else => "E0117",
+        Construct::Case => "E0118",
+        Construct::Grant | Construct::Within | Construct::Try => "E0119",
+        Construct::BangBlock => "E0120",
+        Construct::Index => "E0121",
+        Construct::Paren => "E0122",
+    }
+}
+
+fn refuse(c: Construct, span: Span) -> Diagnostic {
+    let help = match c {
+        Construct::Command => "a bare word alone is a string; quote text with spaces ('git status'), or put items in a list [a, b]",
+        Construct::Index => "bind the value with `let` and read it with `$name`; the environment is never read",
+        Construct::Paren => "write the value itself; `()` alone is unit",
+        _ => "write the grant settings as plain data: records, lists, strings, `let` and `$name`",
+    };
+    Diagnostic::error(
+        construct_code(c),
+        format!("{} is outside the data subset of a profile", c.name()),
+    )
+    .at(span)
+    .with_help(help)
+    .with_note("ralc evaluates profiles as data: it never runs a command or reads anything but the profile")
+}
 
 /// Codes this stage reports.
-pub const CODES: &[CodeInfo] = &[];
+pub const CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: "E0110",
+        title: "unbound name",
+        meaning: "`$name` (or `$name` inside \"…\") reads a name that no earlier `let` binds. A profile never reads the environment, so `$HOME` is unbound too.",
+        example: "[fs: [read: [$home]]]",
+        fix: "Bind the name first (`let home = '~'`), or write the value itself.",
+    },
+    CodeInfo {
+        code: "E0111",
+        title: "interpolating a value that is not a string",
+        meaning: "Only strings interpolate into \"…\"; the name is bound to a list, record or other value.",
+        example: "let dirs = ['/usr']\n[fs: [read: [\"$dirs/lib\"]]]",
+        fix: "Interpolate a string-valued name, or build the list with its items written out.",
+    },
+    CodeInfo {
+        code: "E0112",
+        title: "spread of a value that is not a record",
+        meaning: "`[...$r, …]` copies the fields of the record `$r`; here `$r` is some other type.",
+        example: "let r = ['a']\n[...$r, detach: false]",
+        fix: "Spread a record (`let r = [detach: false]`).",
+    },
+    CodeInfo {
+        code: "E0113",
+        title: "a command in a profile",
+        meaning: "A word followed by arguments is a command in ral. ralc evaluates profiles as data and never runs commands.",
+        example: "echo hello",
+        fix: "Write the grant record itself; quote text that holds spaces.",
+    },
+    CodeInfo {
+        code: "E0114",
+        title: "a pipeline in a profile",
+        meaning: "`a | b` is a pipeline of commands; a profile is data and runs nothing.",
+        example: "cat list | sort",
+        fix: "Write the values themselves.",
+    },
+    CodeInfo {
+        code: "E0115",
+        title: "a redirection or background job in a profile",
+        meaning: "`<`, `>` and `&` redirect or background commands; a profile is data and runs nothing.",
+        example: "[exec: [git: 'allow']] > out",
+        fix: "Delete the redirection; quote text that holds `<`, `>` or `&`.",
+    },
+    CodeInfo {
+        code: "E0116",
+        title: "a block or function in a profile",
+        meaning: "`{…}` blocks and `fn` definitions are code; ralc evaluates only the data subset.",
+        example: "{ [detach: false] }",
+        fix: "Write the value directly, binding parts with `let`.",
+    },
+    CodeInfo {
+        code: "E0117",
+        title: "`if`/`else` in a profile",
+        meaning: "Conditionals choose at run time; a profile's value must be decided by its text alone.",
+        example: "if true { [detach: false] }",
+        fix: "Write one profile per case, and choose between files on the command line.",
+    },
+    CodeInfo {
+        code: "E0118",
+        title: "`case` in a profile",
+        meaning: "`case` chooses at run time; a profile's value must be decided by its text alone.",
+        example: "case x { }",
+        fix: "Write one profile per case.",
+    },
+    CodeInfo {
+        code: "E0119",
+        title: "`grant`, `within` or `try` in a profile",
+        meaning: "These ral constructs run code under a grant; a profile is the grant's data, not code that applies it.",
+        example: "grant [exec: []] { ls }",
+        fix: "Return the record you would pass to `grant`.",
+    },
+    CodeInfo {
+        code: "E0120",
+        title: "a `!{…}` block in a profile",
+        meaning: "`!{…}` runs code; a profile is data.",
+        example: "!{ ls }",
+        fix: "Write the value directly.",
+    },
+    CodeInfo {
+        code: "E0121",
+        title: "an index such as `$ENV[…]`",
+        meaning: "Indexing (`$ENV[HOME]`, `$r[k]`) is outside the data subset; in particular a profile never reads the environment.",
+        example: "[fs: [read: [$ENV[HOME]]]]",
+        fix: "Use a place (`~`, `cwd:`, `xdg:config`) that the freeze resolves, or bind the value with `let`.",
+    },
+    CodeInfo {
+        code: "E0122",
+        title: "a parenthesised expression",
+        meaning: "`(…)` around something evaluates a command or expression in ral; only `()` (unit) is data.",
+        example: "(ls)",
+        fix: "Write the value itself.",
+    },
+    CodeInfo {
+        code: "E0125",
+        title: "the profile has no value",
+        meaning: "The file ends without an expression (it is empty, holds only comments, ends with a `let`, or uses `return` alone). An empty file is not read as \"sets nothing\": that must be said with `()`.",
+        example: "let x = 1",
+        fix: "End the profile with its grant record, or `()` to set nothing on purpose.",
+    },
+    CodeInfo {
+        code: "E0126",
+        title: "something follows `return`",
+        meaning: "`return` ends the profile; an item after it would never be evaluated.",
+        example: "return ()\n[detach: false]",
+        fix: "Move the item above the `return`, or delete it.",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::FileId;
+
+    fn eval(src: &str) -> (Option<Value>, Vec<Diagnostic>) {
+        let (p, d) = crate::syntax::parse(FileId(0), src.as_bytes());
+        assert!(d.is_empty(), "{d:?}");
+        evaluate(&p)
+    }
+
+    #[test]
+    fn let_spread_interpolation() {
+        let (v, d) = eval("let d = '/opt'\nlet b = [detach: false, net: true]\n[...$b, net: `offline, x: \"$d/bin\"]");
+        assert!(d.is_empty(), "{d:?}");
+        let Some(Value {
+            kind: ValueKind::Record(fs),
+            ..
+        }) = v
+        else {
+            panic!()
+        };
+        assert_eq!(fs.len(), 3);
+        assert_eq!(fs[1].value.kind, ValueKind::Tag("offline".into()));
+        assert_eq!(fs[2].value.kind, ValueKind::Str("/opt/bin".into()));
+    }
+
+    #[test]
+    fn refuses_commands_and_unbound() {
+        let (_, d) = eval("echo hi\n$x");
+        let codes: Vec<_> = d.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, vec!["E0113", "E0110"]);
+    }
+}

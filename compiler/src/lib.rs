@@ -7,6 +7,7 @@
 
 pub mod capability;
 pub mod cli;
+pub mod compile;
 pub mod diag;
 pub mod eval;
 pub mod freeze;

@@ -46,3 +46,156 @@ pub struct KernelExecRules {
     /// Name vetoes, as name keys (Collision-folded).
     pub deny_names: Vec<String>,
 }
+
+use super::exec::{self, ExecScope};
+use super::fs::{FsOp, FsScope};
+use super::index::{subject_keys, Rules};
+use super::resolve::Resolve;
+use super::stack::{Admitted, Flag, GrantStack, DISCARD};
+use super::table::{Own, Withheld};
+use crate::path::frozen::FrozenPath;
+
+/// Every layer of the fold grants `scope` at its own subject (a subcommand list counts:
+/// the kernel cannot see arguments).
+fn all_grant<K: super::index::Indexed + Own>(rules: &[(usize, Rules<K>)], scope: &K) -> bool {
+    let own = scope.own();
+    rules.iter().all(|(_, t)| {
+        matches!(
+            t.table().decide(t.table().cells().iter(), &*own, None),
+            Ok(_) | Err(Withheld::Subcommand { .. })
+        )
+    })
+}
+
+fn fs_all_grant(rules: &[(usize, Rules<FsScope>)], scope: &FsScope) -> bool {
+    let real = scope.real();
+    let keys = subject_keys(real);
+    rules
+        .iter()
+        .all(|(_, t)| t.judge(real, &keys, None).is_ok())
+}
+
+/// An exclusion's real paths now: as frozen, and as its surface resolves at projection
+/// time (`refreeze`), both kept (fail closed).
+fn live_reals(p: &FrozenPath, r: &dyn Resolve, out: &mut Vec<String>) {
+    out.push(p.real().as_str().to_owned());
+    if p.surface_str().starts_with('/') {
+        if let Some(live) = r.real(p.surface_str()) {
+            out.push(live.as_str().to_owned());
+        }
+    }
+}
+
+fn tidy(v: &mut Vec<String>) {
+    v.sort();
+    v.dedup();
+}
+
+fn region_positives(rules: &[(usize, Rules<FsScope>)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (_, t) in rules {
+        for (k, _) in t.table().live() {
+            if fs_all_grant(rules, k) {
+                out.push(k.real().to_owned());
+            }
+        }
+    }
+    tidy(&mut out);
+    out
+}
+
+impl SandboxProjection {
+    /// Fold the stack once for the back ends (spec §6): positives kept where every
+    /// opining layer grants them at their own subject, every exclusion of every layer
+    /// (re-resolved now), the floor, and the exec table as the kernel receives it.
+    pub fn of(stack: &GrantStack, r: &dyn Resolve, admitted: Option<&Admitted>) -> Self {
+        SandboxProjection {
+            fs: fs_projection(stack, r),
+            exec: exec_projection(stack, r, admitted),
+            net_offline: stack.permits(Flag::Net).is_err(),
+        }
+    }
+}
+
+fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
+    let read_rules = stack.fs_rules(FsOp::Read);
+    if read_rules.is_empty() {
+        return None;
+    }
+    let floor: Vec<String> = stack
+        .floor()
+        .iter()
+        .map(|f| f.as_str().to_owned())
+        .collect();
+    let mut read: Vec<String> = region_positives(read_rules)
+        .into_iter()
+        .filter(|p| !floor.contains(p))
+        .collect();
+    let mut write = region_positives(stack.fs_rules(FsOp::Write));
+    read.push(DISCARD.to_owned());
+    write.push(DISCARD.to_owned());
+    let mut deny = Vec::new();
+    let mut write_deny = Vec::new();
+    for caps in stack.layers() {
+        if let Some(fs) = &caps.fs {
+            for e in &fs.deny {
+                live_reals(&e.path, r, &mut deny);
+            }
+            for e in &fs.write_deny {
+                live_reals(&e.path, r, &mut write_deny);
+            }
+        }
+    }
+    let mut floor = floor;
+    for v in [
+        &mut read,
+        &mut write,
+        &mut floor,
+        &mut deny,
+        &mut write_deny,
+    ] {
+        tidy(v);
+    }
+    Some(FsProjection {
+        read,
+        write,
+        floor,
+        deny,
+        write_deny,
+    })
+}
+
+fn exec_projection(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    admitted: Option<&Admitted>,
+) -> ExecProjection {
+    let rules = stack.exec_rules();
+    if rules.is_empty() {
+        return ExecProjection::Unrestricted;
+    }
+    let tools = stack.tools(r);
+    let mut k = KernelExecRules::default();
+    let live = |p: &FrozenPath| {
+        let mut v = Vec::new();
+        live_reals(p, r, &mut v);
+        v
+    };
+    let keep = |scope: &ExecScope| match scope {
+        ExecScope::Tool(n) => tools.get(n).cloned().flatten().is_some_and(|real| {
+            all_grant(
+                rules,
+                &ExecScope::File(FrozenPath::from_parts(real.as_str(), real.clone())),
+            )
+        }),
+        _ => all_grant(rules, scope),
+    };
+    for (_, t) in rules {
+        t.for_kernel(&tools, &live, &keep, &mut k);
+    }
+    if let Some(a) = admitted {
+        k.allow_files.push(a.program_real().as_str().to_owned());
+    }
+    exec::tidy(&mut k);
+    ExecProjection::Restricted(k)
+}

@@ -1,8 +1,422 @@
-//! `ralc show`.
+//! `ralc show FILE…`: the frozen layers — for each entry its written text, surface, real
+//! path, kind, policy and where it came from (file:line:col) — as human text or
+//! `--format json`. Running the front end and the freeze is `run`'s one effect; the
+//! renderers (`layers_json`, `render_human`) are pure over the frozen layers and a
+//! `Resolve` (bare names are shown where they land on the anchor's `PATH`).
 
-use super::args::ShowArgs;
+use super::args::{Format, ShowArgs};
+use crate::capability::layer::{
+    Capabilities, ExecKey, ExecRule, FsEntry, LayerRole, LayerSource, Origin,
+};
+use crate::capability::resolve::Resolve;
+use crate::diag::{self, Diagnostic};
+use crate::freeze::places::{read_head, Head};
+use crate::freeze::{self, FreezeCtx};
+use crate::path::lex::{absolute_under, join_under};
+use crate::typecheck::profile::ExecPolicy;
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
-pub fn run(_args: &ShowArgs) -> i32 {
-    eprintln!("ralc show: not built yet");
-    1
+/// The kind `show` names an exec entry by: `dir`, `file`, `name` or `selector`.
+pub fn exec_kind(rule: &ExecRule) -> &'static str {
+    match &rule.key {
+        ExecKey::Name(_) => "name",
+        ExecKey::File(_) => "file",
+        ExecKey::Dir(_) => match read_head(&rule.origin.written) {
+            Head::Selector(_) => "selector",
+            _ => "dir",
+        },
+    }
+}
+
+fn policy_name(p: &ExecPolicy) -> &'static str {
+    match p {
+        ExecPolicy::Allow => "allow",
+        ExecPolicy::Deny => "deny",
+        ExecPolicy::Subcommands(_) => "only",
+    }
+}
+
+fn fs_kind(e: &FsEntry) -> &'static str {
+    match read_head(&e.origin.written) {
+        Head::Selector(_) => "selector",
+        _ => "prefix",
+    }
+}
+
+fn origin_fields(m: &mut Map<String, Value>, o: &Origin) {
+    m.insert("file".into(), json!(o.file.as_ref()));
+    m.insert("line".into(), json!(o.line));
+    m.insert("column".into(), json!(o.column));
+}
+
+/// (surface, real) of an exec key; a bare name is shown where it lands on `PATH` (or
+/// `null` when it is not found there).
+fn exec_paths(rule: &ExecRule, resolver: &dyn Resolve) -> (Value, Value) {
+    match &rule.key {
+        ExecKey::Name(n) => match resolver.which(n) {
+            Some((found, real)) => (json!(found), json!(real.as_str())),
+            None => (Value::Null, Value::Null),
+        },
+        ExecKey::File(p) | ExecKey::Dir(p) => (json!(p.surface_str()), json!(p.real().as_str())),
+    }
+}
+
+fn exec_json(rule: &ExecRule, resolver: &dyn Resolve) -> Value {
+    let (surface, real) = exec_paths(rule, resolver);
+    let mut m = Map::new();
+    m.insert("written".into(), json!(rule.origin.written));
+    m.insert("surface".into(), surface);
+    m.insert("real".into(), real);
+    m.insert("kind".into(), json!(exec_kind(rule)));
+    m.insert("policy".into(), json!(policy_name(&rule.policy)));
+    if let ExecPolicy::Subcommands(s) = &rule.policy {
+        m.insert("subcommands".into(), json!(s.iter().collect::<Vec<_>>()));
+    }
+    origin_fields(&mut m, &rule.origin);
+    Value::Object(m)
+}
+
+fn fs_json(e: &FsEntry) -> Value {
+    let mut m = Map::new();
+    m.insert("written".into(), json!(e.origin.written));
+    m.insert("surface".into(), json!(e.path.surface_str()));
+    m.insert("real".into(), json!(e.path.real().as_str()));
+    m.insert("kind".into(), json!(fs_kind(e)));
+    origin_fields(&mut m, &e.origin);
+    Value::Object(m)
+}
+
+/// One layer as JSON.
+pub fn layer_json(caps: &Capabilities, resolver: &dyn Resolve) -> Value {
+    let mut m = Map::new();
+    m.insert("file".into(), json!(caps.source.name.as_ref()));
+    let exec = match &caps.exec {
+        None => Value::Null,
+        Some(g) if g.every() => json!("every"),
+        Some(g) => Value::Array(g.rules().iter().map(|r| exec_json(r, resolver)).collect()),
+    };
+    m.insert("exec".into(), exec);
+    let fs = match &caps.fs {
+        None => Value::Null,
+        Some(f) => {
+            let mut o = Map::new();
+            o.insert("read".into(), f.read.iter().map(fs_json).collect());
+            o.insert("write".into(), f.write.iter().map(fs_json).collect());
+            o.insert("deny".into(), f.deny.iter().map(fs_json).collect());
+            if !f.write_deny.is_empty() {
+                o.insert(
+                    "write_deny".into(),
+                    f.write_deny.iter().map(fs_json).collect(),
+                );
+            }
+            Value::Object(o)
+        }
+    };
+    m.insert("fs".into(), fs);
+    m.insert(
+        "net".into(),
+        json!(if caps.net.is_some() {
+            "offline"
+        } else {
+            "inherit"
+        }),
+    );
+    m.insert(
+        "detach".into(),
+        caps.detach.as_ref().map_or(Value::Null, |(b, _)| json!(b)),
+    );
+    m.insert(
+        "editor".into(),
+        caps.editor.as_ref().map_or(Value::Null, |v| {
+            json!(v.verbs.iter().map(|x| x.as_str()).collect::<Vec<_>>())
+        }),
+    );
+    m.insert(
+        "shell".into(),
+        caps.shell.as_ref().map_or(Value::Null, |v| {
+            json!(v.verbs.iter().map(|x| x.as_str()).collect::<Vec<_>>())
+        }),
+    );
+    let dead: Vec<Value> = caps
+        .dead
+        .iter()
+        .map(|d| {
+            let mut o = Map::new();
+            o.insert("written".into(), json!(d.origin.written));
+            o.insert("reason".into(), json!(d.reason));
+            origin_fields(&mut o, &d.origin);
+            Value::Object(o)
+        })
+        .collect();
+    m.insert("dead".into(), Value::Array(dead));
+    Value::Object(m)
+}
+
+/// Every layer as the `--format json` document.
+pub fn layers_json(layers: &[Capabilities], resolver: &dyn Resolve) -> Value {
+    json!({ "layers": layers.iter().map(|c| layer_json(c, resolver)).collect::<Vec<_>>() })
+}
+
+fn at(o: &Origin) -> String {
+    format!("{}:{}:{}", o.file, o.line, o.column)
+}
+
+fn role_name(r: LayerRole) -> &'static str {
+    match r {
+        LayerRole::Policy => "policy",
+        LayerRole::Restrict => "restrict",
+        LayerRole::Extension => "extension",
+    }
+}
+
+/// Every layer as human text.
+pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
+    let mut s = String::new();
+    for caps in layers {
+        s.push_str(&format!(
+            "{} ({})\n",
+            caps.source.name,
+            role_name(caps.source.role)
+        ));
+        match &caps.exec {
+            None => s.push_str("  exec: (no opinion)\n"),
+            Some(g) if g.every() => s.push_str("  exec: every program\n"),
+            Some(g) => {
+                s.push_str("  exec:\n");
+                if g.rules().is_empty() {
+                    s.push_str("    (nothing admitted)\n");
+                }
+                for r in g.rules() {
+                    let (surface, real) = exec_paths(r, resolver);
+                    let policy = match &r.policy {
+                        ExecPolicy::Subcommands(l) => {
+                            format!("only {}", l.iter().cloned().collect::<Vec<_>>().join(", "))
+                        }
+                        p => policy_name(p).to_string(),
+                    };
+                    s.push_str(&format!(
+                        "    {:<8} {}  {}  at {}\n",
+                        exec_kind(r),
+                        r.origin.written,
+                        policy,
+                        at(&r.origin)
+                    ));
+                    match (surface.as_str(), real.as_str()) {
+                        (Some(su), Some(re)) => s.push_str(&format!(
+                            "             surface {su}\n             real    {re}\n"
+                        )),
+                        _ => s.push_str("             (not found on PATH here)\n"),
+                    }
+                }
+            }
+        }
+        match &caps.fs {
+            None => s.push_str("  fs: (no opinion)\n"),
+            Some(f) => {
+                s.push_str("  fs:\n");
+                for (name, list) in [
+                    ("read", &f.read),
+                    ("write", &f.write),
+                    ("deny", &f.deny),
+                    ("write-deny", &f.write_deny),
+                ] {
+                    if list.is_empty() && name == "write-deny" {
+                        continue;
+                    }
+                    s.push_str(&format!(
+                        "    {name}:{}\n",
+                        if list.is_empty() { " (none)" } else { "" }
+                    ));
+                    for e in list {
+                        s.push_str(&format!(
+                            "      {}  at {}\n        surface {}\n        real    {}\n",
+                            e.origin.written,
+                            at(&e.origin),
+                            e.path.surface_str(),
+                            e.path.real()
+                        ));
+                    }
+                }
+            }
+        }
+        match &caps.net {
+            Some(n) => s.push_str(&format!("  net: offline  at {}\n", at(&n.origin))),
+            None => s.push_str("  net: inherit\n"),
+        }
+        match &caps.detach {
+            Some((b, o)) => s.push_str(&format!("  detach: {b}  at {}\n", at(o))),
+            None => s.push_str("  detach: (no opinion)\n"),
+        }
+        for (name, set) in [
+            (
+                "editor",
+                caps.editor.as_ref().map(|v| {
+                    (
+                        v.verbs.iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+                        &v.origin,
+                    )
+                }),
+            ),
+            (
+                "shell",
+                caps.shell.as_ref().map(|v| {
+                    (
+                        v.verbs.iter().map(|x| x.as_str()).collect::<Vec<_>>(),
+                        &v.origin,
+                    )
+                }),
+            ),
+        ] {
+            match set {
+                Some((verbs, o)) => {
+                    s.push_str(&format!("  {name}: [{}]  at {}\n", verbs.join(", "), at(o)))
+                }
+                None => s.push_str(&format!("  {name}: (no opinion)\n")),
+            }
+        }
+        if !caps.dead.is_empty() {
+            s.push_str("  dead grants:\n");
+            for d in &caps.dead {
+                s.push_str(&format!(
+                    "    {}  at {}: {}\n",
+                    d.origin.written,
+                    at(&d.origin),
+                    d.reason
+                ));
+            }
+        }
+    }
+    s
+}
+
+/// The layers named by the arguments with their roles: positional files and `-p` are
+/// policies, then `--restrict`, then `--extend`.
+pub fn named_layers(args: &ShowArgs) -> Vec<(String, LayerRole)> {
+    let mut v: Vec<(String, LayerRole)> = Vec::new();
+    for f in args.files.iter().chain(&args.stack.profiles) {
+        v.push((f.clone(), LayerRole::Policy));
+    }
+    v.extend(
+        args.stack
+            .restrict
+            .iter()
+            .map(|f| (f.clone(), LayerRole::Restrict)),
+    );
+    v.extend(
+        args.stack
+            .extend
+            .iter()
+            .map(|f| (f.clone(), LayerRole::Extension)),
+    );
+    v
+}
+
+/// The frozen layers and every diagnostic of the front end and the freeze.
+pub struct Shown {
+    pub sources: diag::SourceMap,
+    pub layers: Vec<Capabilities>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Run the front end and the freeze over named layers against `ctx`.
+pub fn freeze_named(names: &[(String, LayerRole)], ctx: &FreezeCtx) -> Shown {
+    let mut sources = diag::SourceMap::new();
+    let mut layers = Vec::new();
+    let mut diagnostics = Vec::new();
+    for (name, role) in names {
+        let (_, typed, mut d) = super::check::front_end(&mut sources, name);
+        diagnostics.append(&mut d);
+        let Some(typed) = typed else { continue };
+        let path = if name.starts_with("std:") {
+            None
+        } else {
+            let abs = if absolute_under(name, ctx.rules()) {
+                Some(name.clone())
+            } else {
+                join_under(ctx.cwd_surface(), name, ctx.rules()).ok()
+            };
+            abs.and_then(|a| ctx.freeze_path(&a).ok())
+        };
+        let source = LayerSource {
+            name: Arc::from(name.as_str()),
+            role: *role,
+            path,
+        };
+        let (caps, mut d) = freeze::freeze(&typed, source, ctx, &sources);
+        diagnostics.append(&mut d);
+        layers.push(caps);
+    }
+    Shown {
+        sources,
+        layers,
+        diagnostics,
+    }
+}
+
+/// The freeze's diagnostics for layers the front end typed (`ralc check`).
+pub fn freeze_diagnostics(
+    fe: &super::check::FrontEnd,
+    names: &[String],
+    ctx: &FreezeCtx,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for ((_, typed), name) in fe.typed.iter().zip(names) {
+        if let Some(t) = typed {
+            let source = freeze::layer_source(name, LayerRole::Policy);
+            let (_, mut d) = freeze::freeze(t, source, ctx, &fe.sources);
+            out.append(&mut d);
+        }
+    }
+    out
+}
+
+pub fn run(args: &ShowArgs) -> i32 {
+    let names = named_layers(args);
+    if names.is_empty() {
+        eprintln!("ralc show: name at least one profile (FILE, -p FILE or std:NAME)");
+        return super::EXIT_USAGE;
+    }
+    let ctx = match FreezeCtx::from_process().and_then(|c| c.with_anchor(&args.stack.anchor)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("ralc show: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let shown = freeze_named(&names, &ctx);
+    let out = match args.format {
+        Format::Human => render_human(&shown.layers, &ctx),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&layers_json(&shown.layers, &ctx))
+                .unwrap_or_else(|_| "{}".to_string());
+            s.push('\n');
+            s
+        }
+        Format::Sarif | Format::Github => {
+            eprintln!(
+                "ralc show: --format {:?} is not offered; use human or json",
+                args.format
+            );
+            return super::EXIT_USAGE;
+        }
+    };
+    print!("{out}");
+    let had_errors = shown.diagnostics_had_errors();
+    if !shown.diagnostics.is_empty() {
+        let mut d = shown.diagnostics;
+        diag::sort(&mut d);
+        eprint!("{}", diag::human::render(&d, &shown.sources, false));
+    }
+    if had_errors {
+        1
+    } else {
+        0
+    }
+}
+
+impl Shown {
+    fn diagnostics_had_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
 }

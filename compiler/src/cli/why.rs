@@ -1,8 +1,301 @@
-//! `ralc why`.
+//! `ralc why`: answer one judgment (`exec PROGRAM [ARGS…]`, `read PATH`, `write PATH`,
+//! `flag NAME`) with its verdict, reason and deciding entries, in human words or as one
+//! JSON object; `--batch FILE|-` answers one question per line, the stack compiled once.
+//! Exit 0 granted, 1 withheld, 2 for a usage or profile error (a batch exits 0 when every
+//! line was answered). It decides nothing itself: `GrantStack` judges, `guard` words.
 
-use super::args::WhyArgs;
+use super::args::{Format, WhyArgs};
+use crate::capability::fs::FsOp;
+use crate::capability::resolve::Resolve;
+use crate::capability::stack::{Flag, GrantStack};
+use crate::guard::{self, Decision};
+use serde::Serialize;
+
+pub const EXIT_GRANTED: i32 = 0;
+pub const EXIT_WITHHELD: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+/// One question.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Question {
+    Exec(String, Vec<String>),
+    Read(String),
+    Write(String),
+    Flag(String),
+}
+
+impl Question {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Question::Exec(..) => "exec",
+            Question::Read(_) => "read",
+            Question::Write(_) => "write",
+            Question::Flag(_) => "flag",
+        }
+    }
+    /// The subject as written after the kind (`git status`, `/etc/passwd`, `net`).
+    pub fn subject(&self) -> String {
+        match self {
+            Question::Exec(p, args) => {
+                let mut s = p.clone();
+                for a in args {
+                    s.push(' ');
+                    s.push_str(a);
+                }
+                s
+            }
+            Question::Read(p) | Question::Write(p) | Question::Flag(p) => p.clone(),
+        }
+    }
+}
+
+const USAGE: &str =
+    "a question is `exec PROGRAM [ARGS…]`, `read PATH`, `write PATH` or `flag net|detach|editor.read|editor.write|editor.tui|shell.chdir`";
+
+/// Parse a question from its words.
+pub fn parse(words: &[String]) -> Result<Question, String> {
+    let Some((kind, rest)) = words.split_first() else {
+        return Err(format!("no question given: {USAGE}"));
+    };
+    let one = |what: &str| match rest {
+        [x] => Ok(x.clone()),
+        [] => Err(format!("`{kind}` needs a {what}: {USAGE}")),
+        _ => Err(format!("`{kind}` takes one {what}: {USAGE}")),
+    };
+    match kind.as_str() {
+        "exec" => match rest.split_first() {
+            Some((p, args)) => Ok(Question::Exec(p.clone(), args.to_vec())),
+            None => Err(format!("`exec` needs a program: {USAGE}")),
+        },
+        "read" => one("path").map(Question::Read),
+        "write" => one("path").map(Question::Write),
+        "flag" => {
+            let f = one("flag name")?;
+            match Flag::parse(&f) {
+                Some(_) => Ok(Question::Flag(f)),
+                None => Err(format!("unknown flag `{f}`: {USAGE}")),
+            }
+        }
+        other => Err(format!("unknown question `{other}`: {USAGE}")),
+    }
+}
+
+/// Parse one line of a batch (words separated by white space).
+pub fn parse_line(line: &str) -> Result<Question, String> {
+    let words: Vec<String> = line.split_whitespace().map(str::to_owned).collect();
+    parse(&words)
+}
+
+/// Judge a question against the stack, worded.
+pub fn answer(stack: &GrantStack, r: &dyn Resolve, q: &Question) -> Decision {
+    match q {
+        Question::Exec(p, args) => guard::exec(stack, p, args, &stack.admit(p, args, r)),
+        Question::Read(p) => guard::fs(stack, FsOp::Read, p, &stack.read(p, r)),
+        Question::Write(p) => guard::fs(stack, FsOp::Write, p, &stack.write(p, r)),
+        Question::Flag(f) => match Flag::parse(f) {
+            Some(flag) => guard::flag(stack, flag, &stack.permits(flag)),
+            // `parse` refuses unknown flags; a hand-built question fails closed
+            None => Decision {
+                granted: false,
+                reason: Some("missing-allowance"),
+                decided_by: Vec::new(),
+                message: format!("flag {f}: unknown flag"),
+                hint: None,
+            },
+        },
+    }
+}
+
+#[derive(Serialize)]
+struct JsonEntry<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    entry: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonAnswer<'a> {
+    question: &'static str,
+    subject: String,
+    verdict: &'static str,
+    reason: Option<&'static str>,
+    decided_by: Vec<JsonEntry<'a>>,
+}
+
+/// The JSON answer of issue 4 part 6, on one line.
+pub fn json(q: &Question, d: &Decision) -> String {
+    let a = JsonAnswer {
+        question: q.kind(),
+        subject: q.subject(),
+        verdict: if d.granted { "granted" } else { "withheld" },
+        reason: d.reason,
+        decided_by: d
+            .decided_by
+            .iter()
+            .map(|e| JsonEntry {
+                file: &e.file,
+                line: e.line,
+                column: e.column,
+                entry: &e.entry,
+            })
+            .collect(),
+    };
+    serde_json::to_string(&a).unwrap_or_else(|_| String::from("{}"))
+}
+
+/// A batch line that is not a question, as JSON.
+pub fn json_error(line: &str, message: &str) -> String {
+    serde_json::json!({ "line": line, "error": message }).to_string()
+}
+
+/// The human answer: the verdict with its reason, each deciding entry, the hint.
+pub fn human(d: &Decision) -> String {
+    let mut s = d.message.clone();
+    s.push('\n');
+    if let Some(r) = d.reason {
+        s.push_str(&format!("  reason: {r}\n"));
+    }
+    for e in &d.decided_by {
+        if e.line == 0 {
+            s.push_str(&format!("  decided by: {} (layer {})", e.file, e.layer));
+        } else {
+            s.push_str(&format!(
+                "  decided by: {}:{}:{} (layer {})",
+                e.file, e.line, e.column, e.layer
+            ));
+        }
+        if !e.entry.is_empty() {
+            s.push_str(&format!(" `{}`", e.entry));
+        }
+        s.push('\n');
+    }
+    if let Some(h) = &d.hint {
+        s.push_str(&format!("  help: {h}\n"));
+    }
+    s
+}
+
+/// Answer every line of a batch into `out` (blank lines and `#` comments skipped);
+/// returns whether every line was a question.
+pub fn batch(stack: &GrantStack, r: &dyn Resolve, input: &str, out: &mut String) -> bool {
+    let mut all = true;
+    for line in input.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match parse_line(t) {
+            Ok(q) => out.push_str(&json(&q, &answer(stack, r, &q))),
+            Err(e) => {
+                all = false;
+                out.push_str(&json_error(t, &e));
+            }
+        }
+        out.push('\n');
+    }
+    all
+}
+
+/// The exit code of one answer.
+pub fn exit_code(d: &Decision) -> i32 {
+    if d.granted {
+        EXIT_GRANTED
+    } else {
+        EXIT_WITHHELD
+    }
+}
+
+/// Answer the command line's question (or batch) against a compiled stack, writing to
+/// `out`; returns the exit code. `input` reads the batch file (`-`: stdin).
+pub fn respond(
+    args: &WhyArgs,
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    input: &dyn Fn(&str) -> Result<String, String>,
+    out: &mut String,
+    err: &mut String,
+) -> i32 {
+    if let Some(file) = &args.batch {
+        if !args.question.is_empty() {
+            err.push_str("ralc why: give either --batch or a question, not both\n");
+            return EXIT_USAGE;
+        }
+        let text = match input(file) {
+            Ok(t) => t,
+            Err(e) => {
+                err.push_str(&format!("ralc why: {e}\n"));
+                return EXIT_USAGE;
+            }
+        };
+        return if batch(stack, r, &text, out) {
+            EXIT_GRANTED
+        } else {
+            EXIT_USAGE
+        };
+    }
+    let q = match parse(&args.question) {
+        Ok(q) => q,
+        Err(e) => {
+            err.push_str(&format!("ralc why: {e}\n"));
+            return EXIT_USAGE;
+        }
+    };
+    let d = answer(stack, r, &q);
+    match args.format {
+        Format::Json => {
+            out.push_str(&json(&q, &d));
+            out.push('\n');
+        }
+        _ => out.push_str(&human(&d)),
+    }
+    exit_code(&d)
+}
 
 pub fn run(_args: &WhyArgs) -> i32 {
-    eprintln!("ralc why: not built yet");
-    1
+    // The stack comes from the lead's pipeline (`compile::compile`), which is not in this
+    // build yet; everything after it is `respond`.
+    eprintln!("ralc why: the freeze pipeline (compile::compile) is not in this build yet");
+    EXIT_USAGE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capability::testkit::*;
+
+    fn stack() -> GrantStack {
+        GrantStack::new(vec![L::new("p.ral")
+            .read("/home/u")
+            .deny("/home/u/.ssh")
+            .name("git", subs(&["status"]))
+            .read("/usr/bin")
+            .done()])
+    }
+
+    #[test]
+    fn json_shape() {
+        let h = FakeHost::new().on_path("git", "/usr/bin/git");
+        let s = stack();
+        let q = parse_line("read /home/u/.ssh/id").unwrap();
+        assert_eq!(
+            json(&q, &answer(&s, &h, &q)),
+            r#"{"question":"read","subject":"/home/u/.ssh/id","verdict":"withheld","reason":"excluded","decided_by":[{"file":"p.ral","line":3,"column":3,"entry":"/home/u/.ssh"}]}"#
+        );
+        let q = parse_line("exec git status").unwrap();
+        let j = json(&q, &answer(&s, &h, &q));
+        assert!(
+            j.starts_with(
+                r#"{"question":"exec","subject":"git status","verdict":"granted","reason":null"#
+            ),
+            "{j}"
+        );
+        assert!(parse_line("flag nett").is_err());
+        assert!(parse_line("read").is_err());
+        let mut out = String::new();
+        assert!(batch(&s, &h, "exec git push\n\nflag net\n", &mut out));
+        assert_eq!(out.lines().count(), 2);
+        assert!(out.contains(r#""reason":"subcommand""#));
+        assert!(!batch(&s, &h, "bogus\n", &mut out));
+    }
 }

@@ -1,8 +1,496 @@
 //! The freeze (spec §3): places, selectors and toolchains expanded, every path frozen
 //! once against one `FreezeCtx`, turning a typed profile into `Capabilities`. The only
-//! disk consultation before a launch, and only through its file-system trait.
+//! disk consultation before a launch, and only through its file-system trait (`Disk`).
+//! It never widens a grant silently: an entry it cannot freeze is an error with the
+//! entry's span, and one that cannot take effect here is a recorded dead grant.
 
-use crate::diag::codes::CodeInfo;
+pub mod codes;
+pub mod ctx;
+pub mod disk;
+pub mod eligibility;
+pub mod gitdir;
+pub mod places;
+pub mod toolchains;
 
-/// Codes this stage reports.
-pub const CODES: &[CodeInfo] = &[];
+pub use codes::{CODES, NEEDS_ANCHOR};
+pub use ctx::{FreezeCtx, RealError};
+pub use disk::{Disk, EntryKind, RealDisk};
+
+use crate::capability::layer::{
+    Capabilities, DeadGrant, ExecGrant, ExecKey, ExecRule, FsEntry, FsPolicy, LayerSource,
+    NetOffline, Origin, VerbSet,
+};
+use crate::diag::{Diagnostic, SourceMap, Span};
+use crate::path::device::reserved_device_refusal;
+use crate::path::frozen::{FrozenPath, RealPath};
+use crate::path::identity::{path_within, Identity};
+use crate::path::lex::{fold_dots_under, is_bare_root, PathRules};
+use crate::typecheck::profile::{ExecEntry, NetOpinion, PathEntry, TypedProfile};
+use eligibility::{grant_eligibility, EligibleOn, GrantRefusal};
+use places::{expand_place, read_head, Head};
+use std::sync::Arc;
+use toolchains::{expand_in, ExpandError, Selector};
+
+/// A refusal before it is placed at a span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub code: &'static str,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Failure {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Failure {
+            code,
+            message: message.into(),
+            help: None,
+        }
+    }
+    pub fn help(mut self, h: impl Into<String>) -> Self {
+        self.help = Some(h.into());
+        self
+    }
+    fn at(self, span: Span) -> Diagnostic {
+        let d = Diagnostic::error(self.code, self.message).at(span);
+        match self.help {
+            Some(h) => d.with_help(h),
+            None => d,
+        }
+    }
+}
+
+/// What one written entry froze to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// One path (a place or an absolute path).
+    One(FrozenPath),
+    /// The directories a selector expanded to (never empty).
+    Many(Vec<FrozenPath>),
+    /// It cannot take effect on this host: the reason.
+    Dead(String),
+}
+
+/// Which role an entry plays (fs entries are checked for reserved device names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Fs,
+    Exec,
+}
+
+fn real_failure(written: &str, e: RealError) -> Failure {
+    match e {
+        RealError::NotUnicode(shown) => Failure::new(
+            "E0312",
+            format!("`{written}` resolves to `{shown}`, which is not Unicode"),
+        )
+        .help("a real path must be Unicode to be granted; rename it or grant another path"),
+        RealError::NotAbsolute => Failure::new(
+            "E0301",
+            format!("`{written}` does not freeze to an absolute path"),
+        ),
+    }
+}
+
+fn freeze_surface(ctx: &FreezeCtx, surface: &str, written: &str) -> Result<FrozenPath, Failure> {
+    ctx.freeze_path(surface)
+        .map_err(|e| real_failure(written, e))
+}
+
+fn world(written: &str, from: &str, value: &str) -> Failure {
+    Failure::new(
+        "E0316",
+        format!("`{written}` would grant the whole file system: {from} names the root `{value}`"),
+    )
+    .help("remove the root from the variable; a grant never names the world through a selector")
+}
+
+fn relative(written: &str) -> Failure {
+    Failure::new(
+        "E0301",
+        format!("`{written}` is a relative path; grants take places, selectors or absolute paths"),
+    )
+    .help(format!(
+        "write `cwd:{}` for a path under the working directory",
+        written.trim_start_matches("./")
+    ))
+}
+
+/// Expand a selector to frozen directories.
+fn freeze_selector(ctx: &FreezeCtx, sel: Selector, written: &str) -> Result<Outcome, Failure> {
+    let rules = ctx.rules();
+    let env = |k: &str| ctx.var(k).map(str::to_string);
+    let is_dir = |p: &str| ctx.disk().kind(p) == Some(EntryKind::Dir);
+    let exp = match expand_in(sel, rules, &env, ctx.home(), &is_dir) {
+        Ok(x) => x,
+        Err(ExpandError::World { from, value }) => return Err(world(written, &from, &value)),
+        Err(ExpandError::NoAbsolutePathEntry) => {
+            return Err(Failure::new(
+                "E0317",
+                format!("`{written}`: `PATH` has no absolute entry"),
+            )
+            .help("`path:` grants the absolute PATH entries; set PATH, or name directories"))
+        }
+        Err(ExpandError::Rerooting { from, value }) => {
+            return Err(Failure::new(
+                "E0307",
+                format!("`{written}`: {from}=`{value}` re-roots its sub-path"),
+            ))
+        }
+    };
+    let mut out = Vec::new();
+    for d in exp.dirs {
+        let f = freeze_surface(ctx, &d.dir, written)?;
+        // refuse the world on the real form too: a symlink to `/` is the root
+        if is_bare_root(f.real().as_str(), rules) {
+            return Err(world(
+                written,
+                &d.from,
+                &format!("{} → {}", d.dir, f.real()),
+            ));
+        }
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    if out.is_empty() {
+        let why = if exp.skipped.is_empty() {
+            "no location is known on this host".to_string()
+        } else {
+            exp.skipped.join("; ")
+        };
+        return Ok(Outcome::Dead(format!(
+            "`{written}` expands to no existing directory here ({why})"
+        )));
+    }
+    Ok(Outcome::Many(out))
+}
+
+/// Freeze an absolute path of some family.
+fn freeze_absolute(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failure> {
+    let host = ctx.rules();
+    let on = match grant_eligibility(text) {
+        Ok(on) => on,
+        Err(GrantRefusal::Relative) => return Err(relative(text)),
+        Err(GrantRefusal::Device) => {
+            if role == Role::Fs && crate::path::device::is_discard_device(text, PathRules::Windows)
+            {
+                return Ok(Outcome::Dead(format!(
+                    "`{text}` is the Windows discard device, always permitted"
+                )));
+            }
+            return Err(Failure::new(
+                "E0308",
+                format!("`{text}` opens the device namespace (`\\\\.\\`); a grant names files"),
+            ));
+        }
+        Err(GrantRefusal::Malformed) => {
+            return Err(Failure::new(
+                "E0309",
+                format!("`{text}` has a malformed head: no drive, share or device"),
+            )
+            .help("a share is `//server/share/…`; a drive is `C:\\…`"))
+        }
+        Err(GrantRefusal::MixedHead) => {
+            return Err(
+                Failure::new("E0310", format!("`{text}` opens with mixed separators"))
+                    .help("write `/` or `\\\\` consistently at the head"),
+            )
+        }
+        Err(GrantRefusal::NtObject) => {
+            return Err(Failure::new(
+                "E0311",
+                format!("`{text}` is an NT object-manager path (`\\??\\`)"),
+            )
+            .help("write the Win32 path (`C:\\…`) instead"))
+        }
+    };
+    if role == Role::Fs && (on != EligibleOn::Posix || host == PathRules::Windows) {
+        if let Some((message, hint)) = reserved_device_refusal(text) {
+            let f = Failure::new("E0321", message);
+            return Err(match hint {
+                Some(h) => f.help(h),
+                None => f,
+            });
+        }
+    }
+    if !on.includes(host) {
+        let family = match on {
+            EligibleOn::Windows => "a Windows path",
+            _ => "a POSIX path",
+        };
+        return Ok(Outcome::Dead(format!(
+            "`{text}` is {family}, which cannot take effect on this {} host",
+            host.name()
+        )));
+    }
+    Ok(Outcome::One(freeze_surface(
+        ctx,
+        &fold_dots_under(text, host),
+        text,
+    )?))
+}
+
+/// Freeze one written entry: a place, a selector, or an absolute path.
+fn freeze_text(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failure> {
+    match read_head(text) {
+        Head::Place { place, sub } => {
+            let surface = expand_place(ctx, place, sub, text)?;
+            if role == Role::Fs && ctx.rules() == PathRules::Windows {
+                if let Some((m, h)) = reserved_device_refusal(&surface) {
+                    let f = Failure::new("E0321", m);
+                    return Err(match h {
+                        Some(h) => f.help(h),
+                        None => f,
+                    });
+                }
+            }
+            Ok(Outcome::One(freeze_surface(ctx, &surface, text)?))
+        }
+        Head::Selector(s) => freeze_selector(ctx, s, text),
+        Head::SelectorWithSub(s, sub) => Err(Failure::new(
+            "E0319",
+            format!(
+                "`{text}`: the selector `{}:` takes no sub-path (`{sub}`)",
+                s.name()
+            ),
+        )
+        .help(format!("write `{}:`", s.name()))),
+        Head::UnknownSelector(name) => Err(Failure::new(
+            "E0318",
+            format!(
+                "unknown selector `{name}:`; the selectors are {}",
+                Selector::known()
+            ),
+        )),
+        Head::BadTilde => Err(Failure::new(
+            "E0303",
+            format!("`{text}`: only `~` and `~/sub` name the home directory"),
+        )
+        .help("write `~/…`; another user's home is named by its absolute path")),
+        Head::Path => freeze_absolute(ctx, text, role),
+    }
+}
+
+/// Freeze one written path as the freeze would (for tools and tests).
+pub fn freeze_entry(ctx: &FreezeCtx, text: &str) -> Result<Outcome, Failure> {
+    freeze_text(ctx, text, Role::Fs)
+}
+
+fn origin(sources: &SourceMap, source: &LayerSource, span: Span, written: &str) -> Origin {
+    let (file, line, column) = match sources.try_get(span.file) {
+        Some(f) => {
+            let (l, c) = f.line_col(span.start);
+            (f.name.clone(), l, c)
+        }
+        None => (source.name.clone(), 0, 0),
+    };
+    Origin {
+        file,
+        line,
+        column,
+        span,
+        written: written.to_string(),
+    }
+}
+
+/// Whether an exec key is a bare command name: no separator of either family, and not
+/// absolute under either rule set.
+fn is_bare_name(text: &str) -> bool {
+    !text.is_empty() && !text.contains(['/', '\\']) && grant_eligibility(text).is_err()
+}
+
+struct Out<'a> {
+    sources: &'a SourceMap,
+    source: &'a LayerSource,
+    diags: Vec<Diagnostic>,
+    dead: Vec<DeadGrant>,
+}
+
+impl Out<'_> {
+    fn origin(&self, span: Span, written: &str) -> Origin {
+        origin(self.sources, self.source, span, written)
+    }
+}
+
+fn freeze_exec_entry(ctx: &FreezeCtx, e: &ExecEntry, out: &mut Out<'_>) -> Vec<ExecRule> {
+    let text = e.key.as_str();
+    let o = out.origin(e.key_span, text);
+    let rule = |key: ExecKey| ExecRule {
+        key,
+        policy: e.policy.clone(),
+        origin: o.clone(),
+    };
+    let head = read_head(text);
+    if head == Head::Path && is_bare_name(text) {
+        return vec![rule(ExecKey::Name(text.to_string()))];
+    }
+    let is_dir_key = text.ends_with('/') || text.ends_with('\\');
+    match freeze_text(ctx, text, Role::Exec) {
+        Err(f) => {
+            out.diags.push(f.at(e.key_span));
+            Vec::new()
+        }
+        Ok(Outcome::Dead(reason)) => {
+            out.dead.push(DeadGrant { origin: o, reason });
+            Vec::new()
+        }
+        Ok(Outcome::Many(dirs)) => dirs.into_iter().map(|d| rule(ExecKey::Dir(d))).collect(),
+        Ok(Outcome::One(p)) => {
+            if is_dir_key {
+                return vec![rule(ExecKey::Dir(p))];
+            }
+            if ctx.disk().kind(p.real().as_str()) == Some(EntryKind::Dir) {
+                out.diags.push(
+                    Failure::new(
+                        "E0320",
+                        format!(
+                            "the exec key `{text}` names one file, but `{}` is a directory",
+                            p.real()
+                        ),
+                    )
+                    .help(format!(
+                        "write `{text}/` to allow everything beneath the directory"
+                    ))
+                    .at(e.key_span),
+                );
+                return Vec::new();
+            }
+            vec![rule(ExecKey::File(p))]
+        }
+    }
+}
+
+fn freeze_fs_list(
+    ctx: &FreezeCtx,
+    list: &Option<Vec<PathEntry>>,
+    out: &mut Out<'_>,
+) -> Vec<FsEntry> {
+    let mut v = Vec::new();
+    for e in list.iter().flatten() {
+        let o = out.origin(e.span, &e.text);
+        match freeze_text(ctx, &e.text, Role::Fs) {
+            Err(f) => out.diags.push(f.at(e.span)),
+            Ok(Outcome::Dead(reason)) => out.dead.push(DeadGrant { origin: o, reason }),
+            Ok(Outcome::One(p)) => v.push(FsEntry { path: p, origin: o }),
+            Ok(Outcome::Many(ps)) => v.extend(ps.into_iter().map(|p| FsEntry {
+                path: p,
+                origin: o.clone(),
+            })),
+        }
+    }
+    v
+}
+
+/// Freeze one typed profile into one layer. Diagnostics carry the entry's span; an entry
+/// that fails is left out of the layer (and the error keeps the layer from launching).
+pub fn freeze(
+    profile: &TypedProfile,
+    source: LayerSource,
+    ctx: &FreezeCtx,
+    sources: &SourceMap,
+) -> (Capabilities, Vec<Diagnostic>) {
+    let mut caps = Capabilities::empty(source.clone());
+    if profile.is_unit {
+        return (caps, Vec::new());
+    }
+    let mut out = Out {
+        sources,
+        source: &source,
+        diags: Vec::new(),
+        dead: Vec::new(),
+    };
+    if let Some(exec) = &profile.exec {
+        let mut rules = Vec::new();
+        for e in &exec.value {
+            rules.extend(freeze_exec_entry(ctx, e, &mut out));
+        }
+        caps.exec = Some(ExecGrant::from_rules(rules));
+    }
+    if let Some(fs) = &profile.fs {
+        caps.fs = Some(FsPolicy {
+            read: freeze_fs_list(ctx, &fs.value.read, &mut out),
+            write: freeze_fs_list(ctx, &fs.value.write, &mut out),
+            deny: freeze_fs_list(ctx, &fs.value.deny, &mut out),
+            write_deny: Vec::new(),
+        });
+    }
+    if let Some(net) = &profile.net {
+        if net.value == NetOpinion::Offline {
+            let written = snippet(sources, net.span, "`offline");
+            caps.net = Some(NetOffline {
+                origin: out.origin(net.span, &written),
+            });
+        }
+    }
+    if let Some(d) = &profile.detach {
+        let written = snippet(sources, d.span, if d.value { "true" } else { "false" });
+        caps.detach = Some((d.value, out.origin(d.span, &written)));
+    }
+    if let Some(ed) = &profile.editor {
+        let written = snippet(sources, ed.span, "editor");
+        caps.editor = Some(VerbSet {
+            verbs: ed.value.clone(),
+            origin: out.origin(ed.span, &written),
+        });
+    }
+    if let Some(sh) = &profile.shell {
+        let written = snippet(sources, sh.span, "shell");
+        caps.shell = Some(VerbSet {
+            verbs: sh.value.clone(),
+            origin: out.origin(sh.span, &written),
+        });
+    }
+    caps.dead = out.dead;
+    let mut diags = out.diags;
+    crate::diag::sort(&mut diags);
+    (caps, diags)
+}
+
+fn snippet(sources: &SourceMap, span: Span, fallback: &str) -> String {
+    match sources.try_get(span.file) {
+        Some(f) if span.end <= f.bytes.len() && span.start < span.end => {
+            String::from_utf8_lossy(&f.bytes[span.start..span.end]).into_owned()
+        }
+        _ => fallback.to_string(),
+    }
+}
+
+/// The four system-wide package prefixes of the floor (spec §3.5).
+pub const FLOOR: [&str; 4] = ["/opt/homebrew", "/opt/local", "/nix", "/opt/pkg"];
+
+/// The floor on this anchor: the `FLOOR` prefixes that exist as directories and lie
+/// outside home (judged on real forms), as real paths. Empty on Windows.
+pub fn floor(ctx: &FreezeCtx) -> Vec<RealPath> {
+    if ctx.rules() != PathRules::Posix {
+        return Vec::new();
+    }
+    let home_real = ctx
+        .home()
+        .filter(|h| crate::path::lex::absolute_under(h, PathRules::Posix))
+        .and_then(|h| ctx.real_of(h).ok());
+    let mut out: Vec<RealPath> = Vec::new();
+    for p in FLOOR {
+        if ctx.disk().kind(p) != Some(EntryKind::Dir) {
+            continue;
+        }
+        let Ok(real) = ctx.real_of(p) else { continue };
+        let inside_home = home_real
+            .as_ref()
+            .is_some_and(|h| path_within(Identity::Stored, h.as_str(), real.as_str()));
+        if !inside_home && !out.contains(&real) {
+            out.push(real);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A layer source for a file named on the command line (helper for callers).
+pub fn layer_source(name: &str, role: crate::capability::layer::LayerRole) -> LayerSource {
+    LayerSource {
+        name: Arc::from(name),
+        role,
+        path: None,
+    }
+}

@@ -1,7 +1,13 @@
 //! Name identity and containment (spec §3.6): allowances match as stored; exclusions
-//! match under the Collision identity. `path_within` is the one containment kernel.
+//! match under the Collision identity — per component, compatibility caseless matching of
+//! the uppercase image (ICU4X case mapping and normalisation), the coarsest identity any
+//! file system gives a name. `path_within` is the one containment kernel.
 //!
-//! PLACEHOLDER INTERNALS (owned by the paths work): the signatures are the interface.
+//! Pure: no I/O. It must never widen a Stored match (an allowance matches only its own
+//! bytes) nor narrow a Collision one (a deny holds under every spelling).
+
+use icu_casemap::CaseMapper;
+use icu_normalizer::DecomposingNormalizerBorrowed;
 
 /// Which identity a rule's polarity uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,13 +28,24 @@ pub fn path_within(identity: Identity, prefix: &str, path: &str) -> bool {
     }
     p.iter().zip(q.iter()).all(|(a, b)| match identity {
         Identity::Stored => a == b,
-        Identity::Collision => collision_key(a) == collision_key(b),
+        Identity::Collision => a == b || collision_key(a) == collision_key(b),
     })
 }
 
-/// The Collision key of one component.
+/// The Collision key of one component: the uppercase image (full mapping, root locale),
+/// then compatibility caseless matching's normal form, NFKD(fold(NFKD(fold(NFD(x))))).
+/// Two components collide when their keys are equal.
 pub fn collision_key(component: &str) -> String {
-    component.to_uppercase().to_lowercase()
+    let cm = CaseMapper::new();
+    let nfd = DecomposingNormalizerBorrowed::new_nfd();
+    let nfkd = DecomposingNormalizerBorrowed::new_nfkd();
+    let root = icu_locale_core::LanguageIdentifier::UNKNOWN;
+    let upper = cm.uppercase_to_string(component, &root);
+    let x = nfd.normalize(&upper);
+    let x = cm.fold_string(&x);
+    let x = nfkd.normalize(&x);
+    let x = cm.fold_string(&x);
+    nfkd.normalize(&x).into_owned()
 }
 
 /// The name key of a command (`sh`, `SH`, `ſh` are one name): the Collision key of its
@@ -36,4 +53,45 @@ pub fn collision_key(component: &str) -> String {
 pub fn command_name_key(name: &str) -> String {
     let last = name.rsplit(['/']).next().unwrap_or(name);
     collision_key(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_and_unicode_variants_collide() {
+        assert_eq!(collision_key("Secrets"), collision_key("secrets"));
+        assert_eq!(collision_key("ſh"), collision_key("SH"));
+        assert_eq!(collision_key("\u{212A}ey"), collision_key("key"));
+        assert_eq!(collision_key("straße"), collision_key("STRASSE"));
+        // compatibility: the ﬁ ligature is "fi"; fullwidth A is A
+        assert_eq!(collision_key("\u{FB01}le"), collision_key("file"));
+        assert_eq!(collision_key("\u{FF21}"), collision_key("a"));
+        // composed and decomposed é
+        assert_eq!(collision_key("caf\u{e9}"), collision_key("cafe\u{301}"));
+        assert_ne!(collision_key("sh"), collision_key("bash"));
+        assert_ne!(collision_key("a"), collision_key("b"));
+    }
+
+    #[test]
+    fn deny_holds_under_every_spelling_allow_only_its_own() {
+        assert!(path_within(
+            Identity::Collision,
+            "/d/Secrets",
+            "/d/secrets/f"
+        ));
+        assert!(path_within(Identity::Collision, "/d/secrets", "/D/SECRETS"));
+        assert!(!path_within(Identity::Stored, "/d/Secrets", "/d/secrets/f"));
+        assert!(path_within(Identity::Stored, "/d/Secrets", "/d/Secrets/f"));
+        assert!(!path_within(Identity::Collision, "/d/secret", "/d/secrets"));
+        assert!(!path_within(Identity::Stored, "/a/b/c", "/a/b"));
+        assert!(path_within(Identity::Stored, "/", "/anything"));
+    }
+
+    #[test]
+    fn command_names_fold() {
+        assert_eq!(command_name_key("/bin/SH"), command_name_key("ſh"));
+        assert_eq!(command_name_key("sh"), collision_key("sh"));
+    }
 }

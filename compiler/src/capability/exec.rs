@@ -1,0 +1,283 @@
+//! The exec instance of the model: `ExecScope::{Any, Dir, File, Tool, Name}` with the
+//! ranks of spec §4.1 (`Any` < `Dir`, deeper beating shallower < exact `File`/`Tool` <
+//! `Name` veto), one layer's `ExecGrant` compiled into `ExecRules` (a `Table<ExecScope>`),
+//! the subject a program is judged as, and `ExecRules::for_kernel`.
+//! `Name` carries only negative evidence and `Any` only positive, by construction here.
+//! Containment is `path_within`, vetoes `command_name_key`; never a string compare.
+
+use super::index::{depth, Indexed, Rules};
+use super::layer::{Capabilities, ExecKey, Origin};
+use super::table::{Cited, Own, Scope, Table};
+use crate::capability::projection::KernelExecRules;
+use crate::path::frozen::{FrozenPath, RealPath};
+use crate::path::identity::{command_name_key, path_within, Identity};
+use crate::typecheck::profile::ExecPolicy;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An exec scope.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ExecScope {
+    /// Every program (the top's `every`); positive only.
+    Any,
+    /// Everything beneath a directory.
+    Dir(FrozenPath),
+    /// One executable file.
+    File(FrozenPath),
+    /// A bare command name as written, judged where it lands on the process's `PATH`.
+    Tool(String),
+    /// A name veto, as its name key; negative only.
+    Name(String),
+}
+
+/// Ranks (spec §4.1). Carriers (interpreters the kernel needs) sit between `Dir` and
+/// `EXACT`; ralc models none yet (`docs/model.md`).
+pub const ANY: u32 = 0;
+pub const CARRIER: u32 = 1 << 23;
+pub const EXACT: u32 = 1 << 24;
+pub const NAME: u32 = 1 << 25;
+
+impl ExecScope {
+    /// How a user reads the scope (a directory with its trailing slash).
+    pub fn display(&self) -> String {
+        match self {
+            ExecScope::Any => "every program".to_owned(),
+            ExecScope::Dir(p) => {
+                let s = p.surface_str();
+                if s.ends_with('/') {
+                    s.to_owned()
+                } else {
+                    format!("{s}/")
+                }
+            }
+            ExecScope::File(p) => p.surface_str().to_owned(),
+            ExecScope::Tool(n) | ExecScope::Name(n) => n.clone(),
+        }
+    }
+}
+
+/// A program as the exec table judges it: its real path, the name keys of the name it was
+/// invoked by and of its real file, and where each bare tool of the stack lands now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecSubject {
+    pub real: String,
+    pub name_keys: [String; 2],
+    pub tools: BTreeMap<String, Option<RealPath>>,
+}
+
+impl ExecSubject {
+    pub fn new(invoked: &str, real: &RealPath, tools: BTreeMap<String, Option<RealPath>>) -> Self {
+        ExecSubject {
+            real: real.as_str().to_owned(),
+            name_keys: [command_name_key(invoked), command_name_key(real.as_str())],
+            tools,
+        }
+    }
+}
+
+fn identity(negative: bool) -> Identity {
+    if negative {
+        Identity::Collision
+    } else {
+        Identity::Stored
+    }
+}
+
+/// `path` names exactly `file` under the identity (within it, and as deep).
+fn is_file(id: Identity, file: &str, path: &str) -> bool {
+    depth(file) == depth(path) && path_within(id, file, path)
+}
+
+impl Scope for ExecScope {
+    type Subject = ExecSubject;
+    fn speaks(&self, negative: bool, s: &ExecSubject) -> Option<u32> {
+        match self {
+            ExecScope::Any => (!negative).then_some(ANY),
+            ExecScope::Dir(p) => {
+                let real = p.real().as_str();
+                path_within(identity(negative), real, &s.real)
+                    .then(|| 1 + depth(real).min(CARRIER - 2))
+            }
+            ExecScope::File(p) => {
+                is_file(identity(negative), p.real().as_str(), &s.real).then_some(EXACT)
+            }
+            ExecScope::Tool(name) => match s.tools.get(name) {
+                Some(Some(real)) => {
+                    is_file(identity(negative), real.as_str(), &s.real).then_some(EXACT)
+                }
+                _ => None,
+            },
+            ExecScope::Name(key) => {
+                (negative && s.name_keys.iter().any(|k| k == key)).then_some(NAME)
+            }
+        }
+    }
+}
+
+/// A component no real path holds (NUL): the fresh child and fresh name of an own subject.
+const FRESH: &str = "\u{0}";
+
+impl Own for ExecScope {
+    /// The subject a scope names and nothing more specific speaks to: for a directory, a
+    /// fresh child of it invoked by a fresh name; for a file, that file invoked by a fresh
+    /// name; for `Any`, a fresh child of the root.
+    fn own(&self) -> Box<ExecSubject> {
+        let fresh = || command_name_key(FRESH);
+        let (real, keys) = match self {
+            ExecScope::Any => (format!("/{FRESH}"), [fresh(), fresh()]),
+            ExecScope::Dir(p) => {
+                let d = p.real().as_str().trim_end_matches('/');
+                (format!("{d}/{FRESH}"), [fresh(), fresh()])
+            }
+            ExecScope::File(p) => (
+                p.real().as_str().to_owned(),
+                [fresh(), command_name_key(p.real().as_str())],
+            ),
+            ExecScope::Tool(_) | ExecScope::Name(_) => (String::new(), [fresh(), fresh()]),
+        };
+        Box::new(ExecSubject {
+            real,
+            name_keys: keys,
+            tools: BTreeMap::new(),
+        })
+    }
+}
+
+impl Indexed for ExecScope {
+    fn index_path(&self) -> Option<&str> {
+        match self {
+            ExecScope::Dir(p) | ExecScope::File(p) => Some(p.real().as_str()),
+            _ => None,
+        }
+    }
+}
+
+/// One layer's exec table, compiled once.
+pub type ExecRules = Rules<ExecScope>;
+
+/// The synthetic origin of a layer's `every`.
+fn every_origin(caps: &Capabilities) -> Origin {
+    super::fs::synthetic(&caps.source.name, "every program")
+}
+
+/// One layer's exec table, or `None` when the layer says nothing about exec.
+pub fn table(layer: usize, caps: &Capabilities) -> Option<Table<ExecScope>> {
+    let grant = caps.exec.as_ref()?;
+    let mut t = Table::new(layer);
+    if grant.every() {
+        t.allow(
+            ExecScope::Any,
+            Cited {
+                layer,
+                origin: every_origin(caps).into(),
+            },
+            None,
+        );
+    }
+    for rule in grant.rules() {
+        let by = Cited {
+            layer,
+            origin: rule.origin.clone().into(),
+        };
+        let scope = match (&rule.key, &rule.policy) {
+            (ExecKey::Name(n), ExecPolicy::Deny) => ExecScope::Name(command_name_key(n)),
+            (ExecKey::Name(n), _) => ExecScope::Tool(n.clone()),
+            (ExecKey::File(p), _) => ExecScope::File(p.clone()),
+            (ExecKey::Dir(p), _) => ExecScope::Dir(p.clone()),
+        };
+        match &rule.policy {
+            ExecPolicy::Allow => t.allow(scope, by, None),
+            ExecPolicy::Deny => t.deny(scope, by),
+            ExecPolicy::Subcommands(set) => t.allow(scope, by, Some(set.clone())),
+        }
+    }
+    Some(t)
+}
+
+/// The bare tool names a layer's exec grant judges by.
+pub fn tools(caps: &Capabilities) -> impl Iterator<Item = &str> {
+    caps.exec.iter().flat_map(|g| {
+        g.rules().iter().filter_map(|r| match (&r.key, &r.policy) {
+            (ExecKey::Name(n), p) if *p != ExecPolicy::Deny => Some(n.as_str()),
+            _ => None,
+        })
+    })
+}
+
+/// The run places of one exec table: the real paths of its live positive `File` and `Dir`
+/// scopes.
+pub fn places(t: &Table<ExecScope>) -> impl Iterator<Item = (RealPath, Cited)> + '_ {
+    t.live().filter_map(|(k, sup)| match k {
+        ExecScope::Dir(p) | ExecScope::File(p) => Some((p.real().clone(), sup.by.clone())),
+        _ => None,
+    })
+}
+
+impl Rules<ExecScope> {
+    /// What the kernel is handed for this layer's table (spec §6), added to `out`:
+    /// subcommand lists are allows (the kernel cannot see arguments; the in-process guard
+    /// checks them), bare tools at the real path they land on now, vetoes as name keys.
+    /// `live` gives an exclusion's real paths now; `keep` says which allowances survive
+    /// the fold over the stack.
+    pub fn for_kernel(
+        &self,
+        tools: &BTreeMap<String, Option<RealPath>>,
+        live: &dyn Fn(&FrozenPath) -> Vec<String>,
+        keep: &dyn Fn(&ExecScope) -> bool,
+        out: &mut KernelExecRules,
+    ) {
+        for (k, c) in self.table().cells() {
+            let tool = |n: &String| tools.get(n).cloned().flatten();
+            if c.negative.is_some() {
+                match k {
+                    ExecScope::Dir(p) => out.deny_dirs.extend(live(p)),
+                    ExecScope::File(p) => out.deny_files.extend(live(p)),
+                    ExecScope::Tool(n) => out
+                        .deny_files
+                        .extend(tool(n).map(|r| r.as_str().to_owned())),
+                    ExecScope::Name(key) => out.deny_names.push(key.clone()),
+                    ExecScope::Any => {}
+                }
+                continue;
+            }
+            if c.positive.is_none() || !keep(k) {
+                continue;
+            }
+            match k {
+                ExecScope::Any => out.allow_dirs.push("/".to_owned()),
+                ExecScope::Dir(p) => out.allow_dirs.push(p.real().as_str().to_owned()),
+                ExecScope::File(p) => out.allow_files.push(p.real().as_str().to_owned()),
+                ExecScope::Tool(n) => out
+                    .allow_files
+                    .extend(tool(n).map(|r| r.as_str().to_owned())),
+                ExecScope::Name(_) => {}
+            }
+        }
+    }
+}
+
+/// Sort and deduplicate every list of a kernel table.
+pub fn tidy(k: &mut KernelExecRules) {
+    for v in [
+        &mut k.allow_dirs,
+        &mut k.allow_files,
+        &mut k.deny_dirs,
+        &mut k.deny_files,
+        &mut k.deny_names,
+    ] {
+        v.sort();
+        v.dedup();
+    }
+}
+
+/// The subcommand sets of a table (for the guard), by scope.
+pub fn lists(t: &Table<ExecScope>) -> BTreeMap<ExecScope, BTreeSet<String>> {
+    t.cells()
+        .iter()
+        .filter_map(|(k, c)| {
+            c.positive
+                .as_ref()
+                .and_then(|s| s.only.clone())
+                .map(|o| (k.clone(), o))
+        })
+        .collect()
+}

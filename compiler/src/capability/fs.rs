@@ -1,0 +1,140 @@
+//! The fs instance of the model: `FsScope::{Prefix, Place}` and the two regions of a
+//! layer (`FsOp::Read`: read ∪ write prefixes, run places, the floor; `FsOp::Write`: write
+//! prefixes), each a `Table<FsScope>` whose exclusions beat every allowance.
+//! Containment is `path_within` only (allowances Stored, exclusions Collision); this
+//! module never compares paths itself.
+
+use super::index::{depth, Indexed};
+use super::layer::{Capabilities, FsEntry, Origin};
+use super::table::{Cited, Own, Scope, Table};
+use crate::path::frozen::{FrozenPath, RealPath};
+use crate::path::identity::{path_within, Identity};
+
+/// Which region a question is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FsOp {
+    Read,
+    Write,
+}
+
+/// An fs scope: a written prefix (frozen), or a place (a run place or the floor) that
+/// reads as a prefix.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FsScope {
+    Prefix(FrozenPath),
+    Place(RealPath),
+}
+
+/// Rank of any exclusion: above every allowance.
+pub const EXCLUSION: u32 = u32::MAX;
+
+impl FsScope {
+    pub fn real(&self) -> &str {
+        match self {
+            FsScope::Prefix(p) => p.real().as_str(),
+            FsScope::Place(r) => r.as_str(),
+        }
+    }
+    /// How a user reads the scope: the surface of a prefix, the real path of a place.
+    pub fn display(&self) -> &str {
+        match self {
+            FsScope::Prefix(p) => p.surface_str(),
+            FsScope::Place(r) => r.as_str(),
+        }
+    }
+}
+
+impl Scope for FsScope {
+    type Subject = str;
+    fn speaks(&self, negative: bool, s: &str) -> Option<u32> {
+        let real = self.real();
+        if negative {
+            path_within(Identity::Collision, real, s).then_some(EXCLUSION)
+        } else {
+            path_within(Identity::Stored, real, s).then(|| depth(real).min(EXCLUSION - 1))
+        }
+    }
+}
+
+impl Own for FsScope {
+    fn own(&self) -> Box<str> {
+        self.real().into()
+    }
+}
+
+impl Indexed for FsScope {
+    fn index_path(&self) -> Option<&str> {
+        Some(self.real())
+    }
+}
+
+fn cite(layer: usize, origin: &Origin) -> Cited {
+    Cited {
+        layer,
+        origin: origin.clone().into(),
+    }
+}
+
+/// A synthetic origin for an entry no file wrote (a run place, the floor, a discard device).
+pub fn synthetic(file: &str, written: &str) -> Origin {
+    Origin {
+        file: file.into(),
+        line: 0,
+        column: 0,
+        span: Default::default(),
+        written: written.to_owned(),
+    }
+}
+
+/// A run place: a positive exec `File` or `Dir` of some layer at or below this one, with
+/// the layer and entry that wrote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunPlace {
+    pub real: RealPath,
+    pub by: Cited,
+}
+
+/// One layer's region for `op`, or `None` when the layer says nothing about fs.
+pub fn region(
+    layer: usize,
+    caps: &Capabilities,
+    op: FsOp,
+    places: &[RunPlace],
+    floor: &[RealPath],
+) -> Option<Table<FsScope>> {
+    let fs = caps.fs.as_ref()?;
+    let mut t = Table::new(layer);
+    let prefix = |t: &mut Table<FsScope>, e: &FsEntry| {
+        t.allow(
+            FsScope::Prefix(e.path.clone()),
+            cite(layer, &e.origin),
+            None,
+        )
+    };
+    for e in &fs.write {
+        prefix(&mut t, e);
+    }
+    for e in &fs.deny {
+        t.deny(FsScope::Prefix(e.path.clone()), cite(layer, &e.origin));
+    }
+    match op {
+        FsOp::Read => {
+            for e in &fs.read {
+                prefix(&mut t, e);
+            }
+            for p in places {
+                t.allow(FsScope::Place(p.real.clone()), p.by.clone(), None);
+            }
+            for f in floor {
+                let origin = synthetic("the floor", f.as_str());
+                t.allow(FsScope::Place(f.clone()), cite(layer, &origin), None);
+            }
+        }
+        FsOp::Write => {
+            for e in &fs.write_deny {
+                t.deny(FsScope::Prefix(e.path.clone()), cite(layer, &e.origin));
+            }
+        }
+    }
+    Some(t)
+}

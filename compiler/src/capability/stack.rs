@@ -1,0 +1,518 @@
+//! `GrantStack`: the ordered layers of a composition, root first, never flattened, and the
+//! only judgments in the program — `read`, `write`, `admit` (the only mint of `Admitted`),
+//! `permits` — plus `is_restrictive` (spec §4.3). Every judgment folds the opining layers'
+//! verdicts afresh; what a layer compiles to (its tables and their indexes) is compiled
+//! once, when the stack is built. Pure: the live host is consulted only through `Resolve`.
+
+use super::exec::{self, ExecRules, ExecScope, ExecSubject};
+use super::fs::{self, FsOp, FsScope, RunPlace};
+use super::index::{depth, subject_keys, Rules};
+use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
+use super::resolve::Resolve;
+use super::table::{meet_verdict, Cited, Verdict, Withheld};
+use crate::path::frozen::{FrozenPath, RealPath};
+use crate::typecheck::profile::{EditorVerb, ShellVerb};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The discard device, always permitted.
+pub const DISCARD: &str = "/dev/null";
+
+/// A flag a stack permits or withholds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Flag {
+    Net,
+    Detach,
+    Editor(EditorVerb),
+    Shell(ShellVerb),
+}
+
+impl Flag {
+    /// Parse `net`, `detach`, `editor.read|write|tui`, `shell.chdir`.
+    pub fn parse(s: &str) -> Option<Flag> {
+        match s {
+            "net" => Some(Flag::Net),
+            "detach" => Some(Flag::Detach),
+            _ => {
+                let (axis, verb) = s.split_once('.')?;
+                match axis {
+                    "editor" => EditorVerb::ALL
+                        .into_iter()
+                        .find(|v| v.as_str() == verb)
+                        .map(Flag::Editor),
+                    "shell" => ShellVerb::ALL
+                        .into_iter()
+                        .find(|v| v.as_str() == verb)
+                        .map(Flag::Shell),
+                    _ => None,
+                }
+            }
+        }
+    }
+    pub fn name(&self) -> String {
+        match self {
+            Flag::Net => "net".into(),
+            Flag::Detach => "detach".into(),
+            Flag::Editor(v) => format!("editor.{}", v.as_str()),
+            Flag::Shell(v) => format!("shell.{}", v.as_str()),
+        }
+    }
+}
+
+/// A granted judgment: the entry of each opining layer that granted (empty when no layer
+/// opines, or for the discard device).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Granted {
+    pub decided_by: Vec<Cited>,
+}
+
+impl Granted {
+    /// No layer had an opinion (or the subject is always permitted).
+    pub fn unrestricted(&self) -> bool {
+        self.decided_by.is_empty()
+    }
+}
+
+/// Why a program was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecDenial {
+    /// The exec table withholds it.
+    Run(Withheld<ExecScope>),
+    /// The exec table admits it, but its real path is outside the read region.
+    Read(Withheld<FsScope>),
+    /// A bare name not found on the process's `PATH`, or a path that does not resolve
+    /// (additive to spec §4.3: there is nothing to judge).
+    NotFound,
+}
+
+impl ExecDenial {
+    /// The reason as JSON spells it.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ExecDenial::Run(w) => w.reason(),
+            ExecDenial::Read(_) => "unreadable",
+            ExecDenial::NotFound => "not-found",
+        }
+    }
+}
+
+/// A refused program: data, for the guard to word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    pub program: String,
+    pub args: Vec<String>,
+    /// The real path judged, when the program resolved.
+    pub real: Option<RealPath>,
+    pub why: ExecDenial,
+}
+
+/// An admitted program: all a launch reads. Minted only by `GrantStack::admit`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Admitted {
+    program_real: RealPath,
+    argv0: String,
+    args: Vec<String>,
+    run: Granted,
+    read: Granted,
+}
+
+impl Admitted {
+    /// The real path of the file the launch executes.
+    pub fn program_real(&self) -> &RealPath {
+        &self.program_real
+    }
+    /// The program as it was invoked.
+    pub fn argv0(&self) -> &str {
+        &self.argv0
+    }
+    pub fn args(&self) -> &[String] {
+        &self.args
+    }
+    /// The entries that admitted it to run, one per opining exec layer.
+    pub fn run_granted(&self) -> &Granted {
+        &self.run
+    }
+    /// The entries that made it readable, one per opining fs layer.
+    pub fn read_granted(&self) -> &Granted {
+        &self.read
+    }
+}
+
+/// What each layer compiles to, once.
+#[derive(Clone, Debug)]
+struct Compiled {
+    exec: Vec<(usize, ExecRules)>,
+    read: Vec<(usize, Rules<FsScope>)>,
+    write: Vec<(usize, Rules<FsScope>)>,
+    tools: BTreeSet<String>,
+}
+
+/// The ordered layers, root first.
+#[derive(Clone, Debug)]
+pub struct GrantStack {
+    layers: Vec<Capabilities>,
+    floor: Vec<RealPath>,
+    compiled: Compiled,
+}
+
+impl GrantStack {
+    /// A stack of policies, root first, with no floor.
+    pub fn new(layers: Vec<Capabilities>) -> Self {
+        Self::build(layers, Vec::new())
+    }
+
+    /// The same layers with the floor (spec §3.5: `freeze::floor`, what exists on this
+    /// host) joined into every restricted read region.
+    pub fn with_floor(self, floor: Vec<RealPath>) -> Self {
+        Self::build(self.layers, floor)
+    }
+
+    /// `effective = (base ∨ extension…) ∧ restrict…` (spec §4.4). Each base layer is joined
+    /// with every extension (`Capabilities::extend`; pointwise, `(a ∧ b) ∨ e = (a ∨ e) ∧
+    /// (b ∨ e)`); with no base layer the base is top and stays top. Each restrict file's own
+    /// path (surface and real) becomes a write-region exclusion.
+    pub fn compose(
+        base: Vec<Capabilities>,
+        extensions: Vec<Capabilities>,
+        restricts: Vec<Capabilities>,
+    ) -> Self {
+        let mut layers: Vec<Capabilities> = base
+            .into_iter()
+            .map(|mut b| {
+                for e in &extensions {
+                    b.extend(e);
+                }
+                b
+            })
+            .collect();
+        for mut r in restricts {
+            r.source.role = LayerRole::Restrict;
+            protect_self(&mut r);
+            layers.push(r);
+        }
+        Self::new(layers)
+    }
+
+    fn build(layers: Vec<Capabilities>, floor: Vec<RealPath>) -> Self {
+        let mut exec_tables = Vec::new();
+        let mut read = Vec::new();
+        let mut write = Vec::new();
+        let mut tools = BTreeSet::new();
+        let mut places: Vec<RunPlace> = Vec::new();
+        for (i, caps) in layers.iter().enumerate() {
+            tools.extend(exec::tools(caps).map(str::to_owned));
+            if let Some(t) = exec::table(i, caps) {
+                places.extend(exec::places(&t).map(|(real, by)| RunPlace { real, by }));
+                exec_tables.push((i, Rules::compile(t)));
+            }
+            if let Some(t) = fs::region(i, caps, FsOp::Read, &places, &floor) {
+                read.push((i, Rules::compile(t)));
+            }
+            if let Some(t) = fs::region(i, caps, FsOp::Write, &[], &[]) {
+                write.push((i, Rules::compile(t)));
+            }
+        }
+        GrantStack {
+            layers,
+            floor,
+            compiled: Compiled {
+                exec: exec_tables,
+                read,
+                write,
+                tools,
+            },
+        }
+    }
+
+    pub fn layers(&self) -> &[Capabilities] {
+        &self.layers
+    }
+    pub fn floor(&self) -> &[RealPath] {
+        &self.floor
+    }
+    /// The compiled exec tables of the opining layers, with their layer index.
+    pub fn exec_rules(&self) -> &[(usize, ExecRules)] {
+        &self.compiled.exec
+    }
+    /// The compiled fs region tables of the opining layers.
+    pub fn fs_rules(&self, op: FsOp) -> &[(usize, Rules<FsScope>)] {
+        match op {
+            FsOp::Read => &self.compiled.read,
+            FsOp::Write => &self.compiled.write,
+        }
+    }
+    /// The bare tool names the stack judges by, resolved now.
+    pub fn tools(&self, r: &dyn Resolve) -> BTreeMap<String, Option<RealPath>> {
+        self.compiled
+            .tools
+            .iter()
+            .map(|t| (t.clone(), r.which(t).map(|(_, real)| real)))
+            .collect()
+    }
+
+    /// The read judgment.
+    pub fn read(&self, path: &str, r: &dyn Resolve) -> Result<Granted, Withheld<FsScope>> {
+        self.fs_judgment(FsOp::Read, path, r)
+    }
+
+    /// The write judgment (a write prefix also reads; `write_deny` withholds writing only).
+    pub fn write(&self, path: &str, r: &dyn Resolve) -> Result<Granted, Withheld<FsScope>> {
+        self.fs_judgment(FsOp::Write, path, r)
+    }
+
+    fn fs_judgment(
+        &self,
+        op: FsOp,
+        path: &str,
+        r: &dyn Resolve,
+    ) -> Result<Granted, Withheld<FsScope>> {
+        let rules = self.fs_rules(op);
+        let Some((first, _)) = rules.first() else {
+            return Ok(Granted::default());
+        };
+        let Some(real) = real_of(path, r) else {
+            return Err(Withheld::MissingAllowance { layer: *first });
+        };
+        self.judge_real(op, &real, r)
+    }
+
+    /// The fs judgment of a path already resolved.
+    pub fn judge_real(
+        &self,
+        op: FsOp,
+        real: &RealPath,
+        _r: &dyn Resolve,
+    ) -> Result<Granted, Withheld<FsScope>> {
+        let rules = self.fs_rules(op);
+        if rules.is_empty() || is_discard(real.as_str()) {
+            return Ok(Granted::default());
+        }
+        let keys = subject_keys(real.as_str());
+        fold(
+            rules
+                .iter()
+                .map(|(_, t)| t.judge(real.as_str(), &keys, None)),
+        )
+    }
+
+    /// The exec judgment: the exec table, then the read judgment of the program's real
+    /// path. The only mint of `Admitted`.
+    #[allow(
+        clippy::result_large_err,
+        reason = "Refused is the data shape of spec §4.3, built once per refusal"
+    )]
+    pub fn admit(
+        &self,
+        program: &str,
+        args: &[String],
+        r: &dyn Resolve,
+    ) -> Result<Admitted, Refused> {
+        let refuse = |real: Option<RealPath>, why| Refused {
+            program: program.to_owned(),
+            args: args.to_vec(),
+            real,
+            why,
+        };
+        let real = if program.contains('/') {
+            real_of(program, r)
+        } else if program.is_empty() {
+            None
+        } else {
+            r.which(program).map(|(_, real)| real)
+        };
+        let Some(real) = real else {
+            return Err(refuse(None, ExecDenial::NotFound));
+        };
+        let subject = ExecSubject::new(program, &real, self.tools(r));
+        let keys = subject_keys(real.as_str());
+        let first = args.first().map(String::as_str);
+        let run = fold(
+            self.compiled
+                .exec
+                .iter()
+                .map(|(_, t)| t.judge(&subject, &keys, first)),
+        )
+        .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
+        let read = self
+            .judge_real(FsOp::Read, &real, r)
+            .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
+        Ok(Admitted {
+            program_real: real,
+            argv0: program.to_owned(),
+            args: args.to_vec(),
+            run,
+            read,
+        })
+    }
+
+    /// Whether the stack permits a flag: a meet over the opining layers, silence permitting.
+    pub fn permits(&self, flag: Flag) -> Result<Granted, Withheld<Flag>> {
+        let mut verdicts = Vec::new();
+        for (i, caps) in self.layers.iter().enumerate() {
+            let cite = |origin: &super::layer::Origin| Cited {
+                layer: i,
+                origin: origin.clone().into(),
+            };
+            let v: Verdict<Flag> = match flag {
+                Flag::Net => match &caps.net {
+                    Some(off) => Err(Withheld::Excluded {
+                        scope: flag,
+                        by: cite(&off.origin),
+                    }),
+                    None => continue,
+                },
+                Flag::Detach => match &caps.detach {
+                    Some((false, o)) => Err(Withheld::Excluded {
+                        scope: flag,
+                        by: cite(o),
+                    }),
+                    Some((true, o)) => Ok(Some(cite(o))),
+                    None => continue,
+                },
+                Flag::Editor(v) => match verb(i, caps.editor.as_ref(), v) {
+                    Some(v) => v,
+                    None => continue,
+                },
+                Flag::Shell(v) => match verb(i, caps.shell.as_ref(), v) {
+                    Some(v) => v,
+                    None => continue,
+                },
+            };
+            verdicts.push(v);
+        }
+        fold(verdicts.into_iter())
+    }
+
+    /// `is_restrictive` (spec §4.3): exec unless it admits everything with no exclusion; fs
+    /// unless it writes the root and excludes nothing; net when `` `offline ``; a verb set
+    /// unless it lists every verb.
+    pub fn is_restrictive(&self) -> bool {
+        self.exec_restricted()
+            || self.fs_restricted()
+            || self.layers.iter().any(|c| {
+                c.net.is_some()
+                    || c.editor
+                        .as_ref()
+                        .is_some_and(|s| s.verbs.len() < EditorVerb::ALL.len())
+                    || c.shell
+                        .as_ref()
+                        .is_some_and(|s| s.verbs.len() < ShellVerb::ALL.len())
+            })
+    }
+
+    /// Some layer restricts exec.
+    pub fn exec_restricted(&self) -> bool {
+        self.layers.iter().any(|c| {
+            c.exec.as_ref().is_some_and(|g| {
+                !(g.every()
+                    && g.rules()
+                        .iter()
+                        .all(|r| r.policy == crate::typecheck::profile::ExecPolicy::Allow))
+            })
+        })
+    }
+
+    /// Some layer restricts fs.
+    pub fn fs_restricted(&self) -> bool {
+        self.layers.iter().any(|c| {
+            c.fs.as_ref().is_some_and(|f| {
+                let writes_root = f.write.iter().any(|e| depth(e.path.real().as_str()) == 0);
+                !(writes_root && f.deny.is_empty() && f.write_deny.is_empty())
+            })
+        })
+    }
+}
+
+/// A verb set's verdict for one layer; `None`: the layer has no opinion.
+fn verb<V: Ord + Copy>(
+    layer: usize,
+    set: Option<&super::layer::VerbSet<V>>,
+    v: V,
+) -> Option<Verdict<Flag>> {
+    let s = set?;
+    Some(if s.verbs.contains(&v) {
+        Ok(Some(Cited {
+            layer,
+            origin: s.origin.clone().into(),
+        }))
+    } else {
+        Err(Withheld::MissingAllowance { layer })
+    })
+}
+
+/// Fold layer verdicts by meet; the granting entries are collected in layer order.
+fn fold<K: Ord + Clone>(
+    verdicts: impl Iterator<Item = Verdict<K>>,
+) -> Result<Granted, Withheld<K>> {
+    let mut granted = Granted::default();
+    let mut worst: Option<Withheld<K>> = None;
+    for v in verdicts {
+        match v {
+            Ok(Some(c)) => granted.decided_by.push(c),
+            Ok(None) => {}
+            Err(w) => {
+                worst = Some(match worst {
+                    None => w,
+                    Some(old) => match meet_verdict::<K>(Err(old), Err(w)) {
+                        Err(x) => x,
+                        Ok(_) => return Err(Withheld::MissingAllowance { layer: 0 }),
+                    },
+                })
+            }
+        }
+    }
+    match worst {
+        Some(w) => Err(w),
+        None => Ok(granted),
+    }
+}
+
+/// The discard device (judged on the real path).
+pub fn is_discard(real: &str) -> bool {
+    real == DISCARD
+}
+
+/// The real path of a question's subject: absolute as given, or relative to the cwd the
+/// stack was frozen at.
+pub fn real_of(path: &str, r: &dyn Resolve) -> Option<RealPath> {
+    if path.starts_with('/') {
+        r.real(path)
+    } else {
+        let cwd = r.cwd().trim_end_matches('/');
+        r.real(&format!("{cwd}/{path}"))
+    }
+}
+
+/// Add a restrict file's own path (surface and real) to its write exclusions. A layer with
+/// no fs opinion gets the fs that writes the root and withholds only that path, so it stays
+/// top everywhere else.
+fn protect_self(r: &mut Capabilities) {
+    let Some(path) = r.source.path.clone() else {
+        return;
+    };
+    let origin = |written: &str| fs::synthetic(&r.source.name, written);
+    let mut entries = vec![FsEntry {
+        path: path.clone(),
+        origin: origin(path.surface_str()),
+    }];
+    if path.surface_str() != path.real().as_str() {
+        let surface = FrozenPath::from_parts(
+            path.surface_str(),
+            RealPath::from_resolved(path.surface_str()),
+        );
+        entries.push(FsEntry {
+            origin: origin(path.surface_str()),
+            path: surface,
+        });
+    }
+    let root = || FsEntry {
+        path: FrozenPath::from_parts("/", RealPath::from_resolved("/")),
+        origin: origin("/"),
+    };
+    let fs = r.fs.get_or_insert_with(|| FsPolicy {
+        read: Vec::new(),
+        write: vec![root()],
+        deny: Vec::new(),
+        write_deny: Vec::new(),
+    });
+    fs.write_deny.extend(entries);
+}

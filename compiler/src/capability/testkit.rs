@@ -1,0 +1,203 @@
+//! Test scaffolding for the model: a fake `Resolve` and builders for frozen layers, so the
+//! model is tested without the front end or the disk. Compiled for tests only.
+
+use super::layer::{
+    Capabilities, ExecGrant, ExecKey, ExecRule, FsEntry, FsPolicy, LayerRole, LayerSource,
+    NetOffline, Origin, VerbSet,
+};
+use super::resolve::Resolve;
+use crate::path::frozen::{FrozenPath, RealPath};
+use crate::typecheck::profile::ExecPolicy;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A host described as data: `PATH` lookups and symlinks (prefix → target).
+#[derive(Clone, Debug, Default)]
+pub struct FakeHost {
+    pub which: BTreeMap<String, String>,
+    pub links: BTreeMap<String, String>,
+    pub cwd: String,
+}
+
+impl FakeHost {
+    pub fn new() -> Self {
+        FakeHost {
+            cwd: "/work".into(),
+            ..Default::default()
+        }
+    }
+    pub fn on_path(mut self, name: &str, at: &str) -> Self {
+        self.which.insert(name.into(), at.into());
+        self
+    }
+    pub fn link(mut self, from: &str, to: &str) -> Self {
+        self.links.insert(from.into(), to.into());
+        self
+    }
+}
+
+impl Resolve for FakeHost {
+    fn which(&self, name: &str) -> Option<(String, RealPath)> {
+        let at = self.which.get(name)?;
+        Some((at.clone(), self.real(at)?))
+    }
+    fn real(&self, path: &str) -> Option<RealPath> {
+        if !path.starts_with('/') {
+            return None;
+        }
+        let mut out: Vec<&str> = Vec::new();
+        for c in path.split('/').filter(|c| !c.is_empty()) {
+            match c {
+                "." => {}
+                ".." => {
+                    out.pop();
+                }
+                c => out.push(c),
+            }
+        }
+        let mut p = format!("/{}", out.join("/"));
+        for (from, to) in &self.links {
+            if p == *from || p.starts_with(&format!("{from}/")) {
+                p = format!("{to}{}", &p[from.len()..]);
+            }
+        }
+        Some(RealPath::from_resolved(p))
+    }
+    fn cwd(&self) -> &str {
+        &self.cwd
+    }
+}
+
+pub fn origin(file: &str, line: u32, written: &str) -> Origin {
+    Origin {
+        file: file.into(),
+        line,
+        column: 3,
+        span: Default::default(),
+        written: written.into(),
+    }
+}
+
+pub fn fp(p: &str) -> FrozenPath {
+    FrozenPath::from_parts(p, RealPath::from_resolved(p))
+}
+
+/// A layer under construction; entries get successive line numbers.
+pub struct L {
+    pub caps: Capabilities,
+    line: u32,
+}
+
+impl L {
+    pub fn new(name: &str) -> Self {
+        L {
+            caps: Capabilities::empty(LayerSource {
+                name: name.into(),
+                role: LayerRole::Policy,
+                path: None,
+            }),
+            line: 1,
+        }
+    }
+    fn o(&mut self, written: &str) -> Origin {
+        self.line += 1;
+        origin(&self.caps.source.name.clone(), self.line, written)
+    }
+    fn fs(&mut self) -> &mut FsPolicy {
+        self.caps.fs.get_or_insert_with(FsPolicy::default)
+    }
+    pub fn read(mut self, p: &str) -> Self {
+        let origin = self.o(p);
+        self.fs().read.push(FsEntry {
+            path: fp(p),
+            origin,
+        });
+        self
+    }
+    pub fn write(mut self, p: &str) -> Self {
+        let origin = self.o(p);
+        self.fs().write.push(FsEntry {
+            path: fp(p),
+            origin,
+        });
+        self
+    }
+    pub fn deny(mut self, p: &str) -> Self {
+        let origin = self.o(p);
+        self.fs().deny.push(FsEntry {
+            path: fp(p),
+            origin,
+        });
+        self
+    }
+    pub fn fs_empty(mut self) -> Self {
+        self.fs();
+        self
+    }
+    pub fn exec_rule(mut self, key: ExecKey, policy: ExecPolicy) -> Self {
+        let written = match &key {
+            ExecKey::Name(n) => n.clone(),
+            ExecKey::File(p) => p.surface_str().to_owned(),
+            ExecKey::Dir(p) => format!("{}/", p.surface_str()),
+        };
+        let origin = self.o(&written);
+        let mut rules = self
+            .caps
+            .exec
+            .take()
+            .map(|g| g.rules().to_vec())
+            .unwrap_or_default();
+        rules.push(ExecRule {
+            key,
+            policy,
+            origin,
+        });
+        self.caps.exec = Some(ExecGrant::from_rules(rules));
+        self
+    }
+    pub fn dir(self, p: &str, policy: ExecPolicy) -> Self {
+        self.exec_rule(ExecKey::Dir(fp(p)), policy)
+    }
+    pub fn file(self, p: &str, policy: ExecPolicy) -> Self {
+        self.exec_rule(ExecKey::File(fp(p)), policy)
+    }
+    pub fn name(self, n: &str, policy: ExecPolicy) -> Self {
+        self.exec_rule(ExecKey::Name(n.into()), policy)
+    }
+    pub fn exec_empty(mut self) -> Self {
+        if self.caps.exec.is_none() {
+            self.caps.exec = Some(ExecGrant::from_rules([]));
+        }
+        self
+    }
+    pub fn offline(mut self) -> Self {
+        let origin = self.o("net");
+        self.caps.net = Some(NetOffline { origin });
+        self
+    }
+    pub fn detach(mut self, b: bool) -> Self {
+        let origin = self.o("detach");
+        self.caps.detach = Some((b, origin));
+        self
+    }
+    pub fn editor(mut self, verbs: &[crate::typecheck::profile::EditorVerb]) -> Self {
+        let origin = self.o("editor");
+        self.caps.editor = Some(VerbSet {
+            verbs: verbs.iter().copied().collect(),
+            origin,
+        });
+        self
+    }
+    pub fn done(self) -> Capabilities {
+        self.caps
+    }
+}
+
+pub fn allow() -> ExecPolicy {
+    ExecPolicy::Allow
+}
+pub fn deny() -> ExecPolicy {
+    ExecPolicy::Deny
+}
+pub fn subs(list: &[&str]) -> ExecPolicy {
+    ExecPolicy::Subcommands(list.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>())
+}

@@ -1,0 +1,273 @@
+//! Unit tests of the judgments on hand-built layers (the data-driven suite through the
+//! pipeline is `tests/tests/judgments.rs`).
+
+use super::fs::FsScope;
+use super::projection::{ExecProjection, SandboxProjection};
+use super::stack::{ExecDenial, Flag, GrantStack};
+use super::table::Withheld;
+use super::testkit::*;
+use crate::path::frozen::RealPath;
+use crate::typecheck::profile::EditorVerb;
+
+fn args(a: &[&str]) -> Vec<String> {
+    a.iter().map(|s| s.to_string()).collect()
+}
+
+fn host() -> FakeHost {
+    FakeHost::new()
+        .on_path("git", "/usr/bin/git")
+        .on_path("sh", "/bin/sh")
+        .on_path("dash", "/bin/dash")
+        .link("/bin/sh", "/bin/dash")
+}
+
+#[test]
+fn no_opinion_is_unrestricted() {
+    let s = GrantStack::new(vec![L::new("a").done()]);
+    let h = host();
+    assert!(s.read("/etc/passwd", &h).unwrap().unrestricted());
+    assert!(s.write("/etc/passwd", &h).unwrap().unrestricted());
+    assert!(s.admit("git", &args(&["status"]), &h).is_ok());
+    assert!(!s.is_restrictive());
+}
+
+#[test]
+fn exclusion_beats_allowance_at_any_depth() {
+    let s = GrantStack::new(vec![L::new("a")
+        .read("/home/u")
+        .deny("/home/u/.ssh")
+        .read("/home/u/.ssh/config")
+        .done()]);
+    let h = host();
+    assert!(s.read("/home/u/x", &h).is_ok());
+    match s.read("/home/u/.ssh/config", &h) {
+        Err(Withheld::Excluded { scope, by }) => {
+            assert_eq!(scope, FsScope::Prefix(fp("/home/u/.ssh")));
+            assert_eq!(by.origin.written, "/home/u/.ssh");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn deny_under_another_spelling() {
+    let s = GrantStack::new(vec![L::new("a")
+        .read("/home/u")
+        .deny("/home/u/.SSH")
+        .done()]);
+    assert!(matches!(
+        s.read("/home/u/.ssh/id", &host()),
+        Err(Withheld::Excluded { .. })
+    ));
+}
+
+#[test]
+fn writing_reads_and_write_needs_write() {
+    let s = GrantStack::new(vec![L::new("a").read("/etc").write("/work").done()]);
+    let h = host();
+    assert!(s.read("/work/src/main.rs", &h).is_ok());
+    assert!(s.write("/work/src/main.rs", &h).is_ok());
+    assert!(matches!(
+        s.write("/etc/hosts", &h),
+        Err(Withheld::MissingAllowance { layer: 0 })
+    ));
+    assert!(s.write("/dev/null", &h).is_ok());
+    assert!(s.write("relative/file", &h).is_ok());
+}
+
+#[test]
+fn exec_most_specific_wins() {
+    let s = GrantStack::new(vec![L::new("a")
+        .dir("/usr", allow())
+        .dir("/usr/bin", deny())
+        .file("/usr/bin/git", allow())
+        .done()]);
+    let h = host();
+    assert!(s.admit("/usr/bin/git", &[], &h).is_ok());
+    assert!(s.admit("git", &[], &h).is_ok());
+    let r = s.admit("/usr/bin/ls", &[], &h).unwrap_err();
+    assert_eq!(r.why.reason(), "excluded");
+    assert!(s.admit("/usr/lib/x", &[], &h).is_ok());
+    let r = s.admit("/opt/x", &[], &h).unwrap_err();
+    assert_eq!(r.why.reason(), "missing-allowance");
+}
+
+#[test]
+fn veto_by_name_through_any_directory_and_real_file() {
+    let s = GrantStack::new(vec![L::new("a")
+        .dir("/", allow())
+        .name("dash", deny())
+        .name("BASH", deny())
+        .done()]);
+    let h = host();
+    // sh is a link to dash: vetoed by its real file's name
+    assert_eq!(s.admit("sh", &[], &h).unwrap_err().why.reason(), "excluded");
+    assert_eq!(
+        s.admit("/opt/x/bash", &[], &h).unwrap_err().why.reason(),
+        "excluded"
+    );
+    assert!(s.admit("/usr/bin/git", &[], &h).is_ok());
+}
+
+#[test]
+fn subcommand_lists_meet_by_intersection() {
+    let a = L::new("a")
+        .name("git", subs(&["status", "log", "diff"]))
+        .done();
+    let b = L::new("b")
+        .name("git", subs(&["status", "diff", "push"]))
+        .done();
+    let s = GrantStack::new(vec![a, b]);
+    let h = host();
+    assert!(s.admit("git", &args(&["status"]), &h).is_ok());
+    for bad in [&["log"][..], &["push"][..], &[][..]] {
+        let r = s.admit("git", &args(bad), &h).unwrap_err();
+        assert_eq!(r.why.reason(), "subcommand", "{bad:?}");
+    }
+}
+
+#[test]
+fn subcommand_outside_list_not_readmitted_by_dir() {
+    let s = GrantStack::new(vec![L::new("a")
+        .dir("/usr/bin", allow())
+        .file("/usr/bin/git", subs(&["status"]))
+        .done()]);
+    let r = s.admit("git", &args(&["push"]), &host()).unwrap_err();
+    assert_eq!(r.why.reason(), "subcommand");
+}
+
+#[test]
+fn innocent_layers_meet_to_nothing() {
+    let a = L::new("a").read("/home/u/a").done();
+    let b = L::new("b").read("/home/u/b").done();
+    let s = GrantStack::new(vec![a, b]);
+    let h = host();
+    assert!(matches!(
+        s.read("/home/u/a/x", &h),
+        Err(Withheld::MissingAllowance { layer: 1 })
+    ));
+    assert!(matches!(
+        s.read("/home/u/b/x", &h),
+        Err(Withheld::MissingAllowance { layer: 0 })
+    ));
+}
+
+#[test]
+fn run_but_not_read() {
+    // the fs layer sits below the exec layer: its read region has no run places of it
+    let s = GrantStack::new(vec![
+        L::new("b").read("/etc").done(),
+        L::new("a").file("/opt/tool/bin/t", allow()).done(),
+    ]);
+    let r = s.admit("/opt/tool/bin/t", &[], &host()).unwrap_err();
+    assert!(matches!(r.why, ExecDenial::Read(_)));
+    assert_eq!(r.why.reason(), "unreadable");
+    // in the same layer, the run place is readable
+    let s = GrantStack::new(vec![L::new("a")
+        .file("/opt/tool/bin/t", allow())
+        .read("/etc")
+        .done()]);
+    let a = s.admit("/opt/tool/bin/t", &args(&["x"]), &host()).unwrap();
+    assert_eq!(a.program_real().as_str(), "/opt/tool/bin/t");
+    assert_eq!(a.argv0(), "/opt/tool/bin/t");
+    assert_eq!(a.args(), &args(&["x"])[..]);
+}
+
+#[test]
+fn strongest_reason_across_layers() {
+    let a = L::new("a").dir("/usr/bin", deny()).done();
+    let b = L::new("b").exec_empty().done();
+    let s = GrantStack::new(vec![b, a]);
+    let r = s.admit("/usr/bin/git", &[], &host()).unwrap_err();
+    assert_eq!(r.why.reason(), "excluded");
+}
+
+#[test]
+fn floor_is_readable() {
+    let s = GrantStack::new(vec![L::new("a").read("/etc").done()])
+        .with_floor(vec![RealPath::from_resolved("/nix")]);
+    assert!(s.read("/nix/store/x", &host()).is_ok());
+    assert!(s.write("/nix/store/x", &host()).is_err());
+}
+
+#[test]
+fn restrict_protects_itself() {
+    let mut r = L::new("r.ral").done();
+    r.source.path = Some(fp("/work/r.ral"));
+    let base = L::new("p").write("/work").done();
+    let s = GrantStack::compose(vec![base], vec![], vec![r]);
+    let h = host();
+    assert!(s.read("/work/r.ral", &h).is_ok());
+    assert!(matches!(
+        s.write("/work/r.ral", &h),
+        Err(Withheld::Excluded { .. })
+    ));
+    assert!(s.write("/work/other", &h).is_ok());
+    assert!(s.is_restrictive());
+}
+
+#[test]
+fn extend_adds_only_what_it_names() {
+    let base = L::new("p").read("/etc").dir("/usr/bin", allow()).done();
+    let frag = L::new("e").read("/opt/sdk").done();
+    let s = GrantStack::compose(vec![base], vec![frag], vec![]);
+    let h = host();
+    assert!(s.read("/opt/sdk/lib", &h).is_ok());
+    assert!(s.read("/etc/x", &h).is_ok());
+    assert!(s.admit("/usr/bin/ls", &[], &h).is_ok()); // /usr/bin is a run place
+    assert!(s.admit("/opt/sdk/bin/x", &[], &h).is_err()); // the fragment adds no exec
+    assert!(s.write("/opt/sdk/x", &h).is_err());
+}
+
+#[test]
+fn flags() {
+    let s = GrantStack::new(vec![
+        L::new("a")
+            .offline()
+            .detach(true)
+            .editor(&[EditorVerb::Read])
+            .done(),
+        L::new("b").detach(false).done(),
+    ]);
+    assert!(s.permits(Flag::Net).is_err());
+    assert!(s.permits(Flag::Detach).is_err());
+    assert!(s.permits(Flag::Editor(EditorVerb::Read)).is_ok());
+    assert!(matches!(
+        s.permits(Flag::Editor(EditorVerb::Write)),
+        Err(Withheld::MissingAllowance { layer: 0 })
+    ));
+    assert!(s.is_restrictive());
+    assert_eq!(
+        Flag::parse("editor.tui"),
+        Some(Flag::Editor(EditorVerb::Tui))
+    );
+    assert_eq!(Flag::parse("editor.x"), None);
+}
+
+#[test]
+fn projection_folds_the_stack() {
+    let a = L::new("a")
+        .read("/usr")
+        .write("/work")
+        .deny("/work/.git/hooks")
+        .dir("/usr/bin", allow())
+        .name("sh", deny())
+        .done();
+    let b = L::new("b").read("/usr/lib").write("/work").done();
+    let s = GrantStack::new(vec![a, b]);
+    let h = host();
+    let admitted = s.admit("/usr/bin/cat", &[], &h).unwrap();
+    let p = SandboxProjection::of(&s, &h, Some(&admitted));
+    let fs = p.fs.unwrap();
+    assert_eq!(fs.read, vec!["/dev/null", "/usr/bin", "/usr/lib", "/work"]);
+    assert_eq!(fs.write, vec!["/dev/null", "/work"]);
+    assert_eq!(fs.deny, vec!["/work/.git/hooks"]);
+    match p.exec {
+        ExecProjection::Restricted(k) => {
+            assert_eq!(k.allow_dirs, vec!["/usr/bin"]);
+            assert_eq!(k.deny_names, vec!["sh"]);
+            assert_eq!(k.allow_files, vec!["/usr/bin/cat"]);
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,240 @@
+//! `FreezeCtx`: the one anchor every path of a stack is frozen against — the environment,
+//! the working directory and the disk — built from the process (the only environment
+//! reading site) or from parts, and re-anchorable with `--home/--cwd/--env/--env-clear`.
+//! It mints `RealPath`/`FrozenPath` by one disk consultation each. It must never read the
+//! process environment anywhere but `from_process`.
+
+use super::disk::{Disk, RealDisk};
+use crate::capability::resolve::Resolve;
+use crate::cli::args::AnchorArgs;
+use crate::path::frozen::{FrozenPath, RealPath};
+use crate::path::lex::{absolute_under, fold_dots_under, join_under, parse_bytes, PathRules};
+use crate::path::which::{path_entries, which_in};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a path could not be given a real form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RealError {
+    /// Not absolute under the host's rules.
+    NotAbsolute,
+    /// The real path is not Unicode (shown lossily).
+    NotUnicode(String),
+}
+
+#[derive(Clone)]
+pub struct FreezeCtx {
+    env: BTreeMap<String, String>,
+    /// The working directory as given (the surface of `cwd:`).
+    cwd_given: String,
+    /// Its real form.
+    cwd_real: String,
+    disk: Arc<dyn Disk>,
+    rules: PathRules,
+}
+
+impl fmt::Debug for FreezeCtx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FreezeCtx")
+            .field("env", &self.env)
+            .field("cwd", &self.cwd_given)
+            .field("cwd_real", &self.cwd_real)
+            .field("rules", &self.rules)
+            .finish()
+    }
+}
+
+impl FreezeCtx {
+    /// The live process: its environment (variables that are not Unicode are left out,
+    /// so a place needing one fails closed) and working directory, over the real disk.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the resolver: FreezeCtx::from_process is the one environment-reading site"
+    )]
+    pub fn from_process() -> Result<FreezeCtx, String> {
+        let env: BTreeMap<String, String> = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect();
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("cannot read the working directory: {e}"))?
+            .into_os_string()
+            .into_string()
+            .map_err(|p| {
+                format!(
+                    "the working directory `{}` is not Unicode",
+                    p.to_string_lossy()
+                )
+            })?;
+        Ok(FreezeCtx::from_parts(env, cwd, Arc::new(RealDisk)))
+    }
+
+    /// An anchor from parts (tests, `--env-clear`, another machine's description). A
+    /// working directory that is not absolute stays as given, and `cwd:` then refuses.
+    pub fn from_parts(env: BTreeMap<String, String>, cwd: String, disk: Arc<dyn Disk>) -> Self {
+        let rules = PathRules::host();
+        let mut ctx = FreezeCtx {
+            env,
+            cwd_given: cwd.clone(),
+            cwd_real: cwd.clone(),
+            disk,
+            rules,
+        };
+        if absolute_under(&cwd, rules) {
+            let folded = fold_dots_under(&cwd, rules);
+            if let Ok(real) = ctx.real_of(&folded) {
+                ctx.cwd_real = real.as_str().to_string();
+            }
+            ctx.cwd_given = folded;
+        }
+        ctx
+    }
+
+    /// This anchor re-anchored by `--env-clear`, `--env K=V`, `--home DIR` and
+    /// `--cwd DIR`, in that order (a relative DIR is taken from this anchor's cwd).
+    pub fn with_anchor(&self, a: &AnchorArgs) -> Result<FreezeCtx, String> {
+        let mut env = if a.env_clear {
+            BTreeMap::new()
+        } else {
+            self.env.clone()
+        };
+        for kv in &a.env {
+            match kv.split_once('=') {
+                Some((k, v)) if !k.is_empty() => {
+                    env.insert(k.to_string(), v.to_string());
+                }
+                _ => return Err(format!("--env `{kv}`: expected K=V")),
+            }
+        }
+        let absolutize = |flag: &str, p: &std::path::Path| -> Result<String, String> {
+            let s = p
+                .to_str()
+                .ok_or_else(|| format!("{flag} `{}` is not Unicode", p.to_string_lossy()))?;
+            if s.is_empty() {
+                return Err(format!("{flag}: empty directory"));
+            }
+            if absolute_under(s, self.rules) {
+                Ok(fold_dots_under(s, self.rules))
+            } else if absolute_under(&self.cwd_given, self.rules) {
+                join_under(&self.cwd_given, s, self.rules)
+                    .map_err(|_| format!("{flag} `{s}` names a volume of its own"))
+            } else {
+                Err(format!(
+                    "{flag} `{s}` is relative and the working directory is unknown"
+                ))
+            }
+        };
+        if let Some(h) = &a.home {
+            env.insert("HOME".to_string(), absolutize("--home", h)?);
+        }
+        let cwd = match &a.cwd {
+            Some(c) => absolutize("--cwd", c)?,
+            None => self.cwd_given.clone(),
+        };
+        Ok(FreezeCtx::from_parts(env, cwd, self.disk.clone()))
+    }
+
+    /// The host's path rules.
+    pub fn rules(&self) -> PathRules {
+        self.rules
+    }
+    pub fn disk(&self) -> &dyn Disk {
+        self.disk.as_ref()
+    }
+    /// An environment variable of the anchor (empty counts as unset).
+    pub fn var(&self, name: &str) -> Option<&str> {
+        self.env
+            .get(name)
+            .map(String::as_str)
+            .filter(|v| !v.is_empty())
+    }
+    pub fn env(&self) -> &BTreeMap<String, String> {
+        &self.env
+    }
+    /// `HOME`, when set and not empty (it may still be relative: callers check).
+    pub fn home(&self) -> Option<&str> {
+        self.var("HOME")
+    }
+    /// The working directory as given (folded).
+    pub fn cwd_surface(&self) -> &str {
+        &self.cwd_given
+    }
+
+    /// The real form of a folded absolute path: its nearest existing ancestor resolved,
+    /// the rest appended lexically.
+    pub fn real_of(&self, path: &str) -> Result<RealPath, RealError> {
+        let rules = self.rules;
+        if !absolute_under(path, rules) {
+            return Err(RealError::NotAbsolute);
+        }
+        let mut base = fold_dots_under(path, rules);
+        let mut rest: Vec<String> = Vec::new();
+        loop {
+            if let Ok(pb) = self.disk.canonicalize(&base) {
+                let real = pb
+                    .into_os_string()
+                    .into_string()
+                    .map_err(|p| RealError::NotUnicode(p.to_string_lossy().into_owned()))?;
+                let mut out = real;
+                for name in rest.iter().rev() {
+                    out = match join_under(&out, name, rules) {
+                        Ok(j) => j,
+                        Err(_) => return Err(RealError::NotAbsolute),
+                    };
+                }
+                return Ok(RealPath::from_resolved(out));
+            }
+            let head_len = parse_bytes(base.as_bytes(), rules).head_len;
+            if base.len() <= head_len {
+                // the root itself does not resolve (a fake disk): lexical
+                let mut out = base;
+                for name in rest.iter().rev() {
+                    out = join_under(&out, name, rules).map_err(|_| RealError::NotAbsolute)?;
+                }
+                return Ok(RealPath::from_resolved(out));
+            }
+            let bytes = base.as_bytes();
+            let cut = bytes[head_len..]
+                .iter()
+                .rposition(|b| rules.is_sep(*b))
+                .map(|i| i + head_len);
+            let (parent, name) = match cut {
+                Some(i) => (
+                    base[..i.max(head_len)].to_string(),
+                    base[i + 1..].to_string(),
+                ),
+                None => (base[..head_len].to_string(), base[head_len..].to_string()),
+            };
+            rest.push(name);
+            base = if parent.is_empty() {
+                base[..head_len].to_string()
+            } else {
+                parent
+            };
+        }
+    }
+
+    /// Freeze a surface (absolute under the host's rules; folded here).
+    pub fn freeze_path(&self, surface: &str) -> Result<FrozenPath, RealError> {
+        let folded = fold_dots_under(surface, self.rules);
+        let real = self.real_of(&folded)?;
+        Ok(FrozenPath::from_parts(folded, real))
+    }
+}
+
+impl Resolve for FreezeCtx {
+    fn which(&self, name: &str) -> Option<(String, RealPath)> {
+        let entries = path_entries(self.var("PATH")?, self.rules);
+        let found = which_in(name, &entries, self.rules, |p| {
+            self.disk.is_executable_file(p)
+        })?;
+        let real = self.real_of(&found).ok()?;
+        Some((found, real))
+    }
+    fn real(&self, path: &str) -> Option<RealPath> {
+        self.real_of(path).ok()
+    }
+    fn cwd(&self) -> &str {
+        &self.cwd_real
+    }
+}
