@@ -38,7 +38,8 @@ pub const SYSTEM_DEFAULTS: &[&str] = &[
     "/usr",
 ];
 
-/// Render the Linux plan.
+/// Render the Linux plan. An empty `program.real` renders the stack's plan without a
+/// program (what `ralc render` prints when no `-- PROGRAM` is given).
 pub fn render(
     projection: &SandboxProjection,
     program: &LaunchProgram,
@@ -59,7 +60,9 @@ pub fn render(
         ExecProjection::Unrestricted => None,
         ExecProjection::Restricted(rules) => {
             let mut files: Vec<String> = rules.allow_files.clone();
-            files.push(program.real.clone());
+            if !program.real.is_empty() {
+                files.push(program.real.clone());
+            }
             files.push(self_path.to_string());
             fidelity.push(Fidelity {
                 path: self_path.to_string(),
@@ -198,16 +201,26 @@ pub fn render(
     if !cwd.starts_with('/') {
         refused.push(format!("the working directory {cwd:?} is not absolute"));
     }
-    if !program.real.starts_with('/') {
+    // An empty program: the plan of the stack alone (`ralc render` without `-- PROGRAM`).
+    if !program.real.is_empty() && !program.real.starts_with('/') {
         refused.push(format!(
             "the program {:?} is not an absolute real path",
             program.real
         ));
     }
+    // `/dev` and `/proc` are the envelope's own: a grant beneath them (the discard file
+    // `/dev/null`) is served by bwrap's `--dev` and `--proc`, not by a bind.
+    binds.retain(|b| !within(&b.path, "/dev") && !within(&b.path, "/proc"));
+    // One bind per path and layer: the writable one wins.
     binds.sort_by(|a, b| {
-        (a.layer, &a.path, a.access, a.why).cmp(&(b.layer, &b.path, b.access, b.why))
+        (a.layer, &a.path, std::cmp::Reverse(a.access), a.why).cmp(&(
+            b.layer,
+            &b.path,
+            std::cmp::Reverse(b.access),
+            b.why,
+        ))
     });
-    binds.dedup();
+    binds.dedup_by(|later, earlier| later.layer == earlier.layer && later.path == earlier.path);
     masks.sort_by(|a, b| a.path.cmp(&b.path));
     masks.dedup();
     fidelity.sort();

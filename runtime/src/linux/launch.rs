@@ -291,7 +291,13 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         .iter()
         .filter(|b| b.why != BindWhy::SelfPin)
         .collect();
-    binds.sort_by(|a, b| (a.layer, &a.path).cmp(&(b.layer, &b.path)));
+    binds.sort_by(|a, b| {
+        (a.layer, &a.path, std::cmp::Reverse(a.access)).cmp(&(
+            b.layer,
+            &b.path,
+            std::cmp::Reverse(b.access),
+        ))
+    });
     let mut kept: Vec<Kept> = Vec::new();
     let mut symlinks: Vec<Op> = Vec::new();
     for b in binds {
