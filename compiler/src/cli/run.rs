@@ -61,7 +61,13 @@ pub fn plan_for(
     let admitted = match stack.admit(name, args, r) {
         Ok(a) => a,
         Err(refused) => {
-            let code = if matches!(refused.why, ExecDenial::NotFound) {
+            // A program that does not exist is 127 wherever that is found out: a path the
+            // guard judged lexically (nothing there) counts too.
+            let absent = refused
+                .real
+                .as_ref()
+                .is_some_and(|p| std::fs::metadata(p.as_str()).is_err());
+            let code = if matches!(refused.why, ExecDenial::NotFound) || absent {
                 EXIT_MISSING
             } else {
                 EXIT_REFUSED
