@@ -355,7 +355,13 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     let mut mask_paths: Vec<&str> = plan.masks.iter().map(|m| m.path.as_str()).collect();
     mask_paths.sort();
     mask_paths.dedup();
+    let mut masked: Vec<String> = Vec::new();
     for m in mask_paths {
+        // Within a directory already masked: hidden already (and the empty read-only
+        // tmpfs there has no mount point to offer).
+        if masked.iter().any(|d| within(m, d)) {
+            continue;
+        }
         let shown = kept
             .iter()
             .filter(|k| k.layer == Layer::Shown)
@@ -388,9 +394,12 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
                     });
                 }
                 match handle::kind_of(&fd).map_err(|e| Refusal::io(m, e))? {
-                    Kind::Dir => masks.push(Op::MaskDir {
-                        path: m.to_string(),
-                    }),
+                    Kind::Dir => {
+                        masked.push(m.to_string());
+                        masks.push(Op::MaskDir {
+                            path: m.to_string(),
+                        })
+                    }
                     _ => masks.push(Op::MaskFile {
                         path: m.to_string(),
                     }),
@@ -443,6 +452,9 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     let mut next_mount = slot::MOUNT;
     let mut over: Vec<Op> = Vec::new();
     for k in &kept {
+        if k.layer == Layer::Over && masked.iter().any(|d| within(&k.path, d)) {
+            continue;
+        }
         let fd = handle::dup_above(k.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&k.path, e))?;
         let op = Op::BindFd {
             slot: next_mount,
