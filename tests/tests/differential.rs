@@ -75,7 +75,10 @@ fn quote(list: &[String]) -> String {
 }
 
 #[test]
-#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the ralc binary; bwrap must be on PATH"
+)]
 fn kernel_agrees_with_the_in_process_judgment() {
     assert!(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())

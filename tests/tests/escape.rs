@@ -31,6 +31,10 @@ pub fn ralc_bin() -> PathBuf {
     std::fs::canonicalize(bin).expect("canonical ralc")
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: bwrap must be on the process's PATH"
+)]
 fn bwrap_present() {
     let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .any(|d| d.join("bwrap").is_file());
