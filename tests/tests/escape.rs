@@ -96,9 +96,15 @@ fn subst(s: &str, v: &Vars) -> String {
 
 #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
-    let text = subst(&data(&format!("{profile}.ral")), v);
-    let pfile = format!("{}/{profile}.ral", s.root);
-    std::fs::write(&pfile, text).unwrap();
+    // `std:NAME` is an embedded profile; any other name is `tests/escape/NAME.ral`.
+    let pfile = if profile.starts_with("std:") {
+        profile.to_string()
+    } else {
+        let text = subst(&data(&format!("{profile}.ral")), v);
+        let pfile = format!("{}/{profile}.ral", s.root);
+        std::fs::write(&pfile, text).unwrap();
+        pfile
+    };
     let cmd = subst(command, v);
     let mut c = std::process::Command::new(&v.ralc);
     c.current_dir(format!("{}/proj", s.root))
