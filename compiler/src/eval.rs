@@ -241,6 +241,8 @@ impl Eval {
                         None => ok = false,
                     }
                 }
+                // Key → position in `out`, so overriding stays linear.
+                let mut index: BTreeMap<String, usize> = BTreeMap::new();
                 for f in fields {
                     let Some(v) = self.expr(&f.value) else {
                         ok = false;
@@ -251,9 +253,19 @@ impl Eval {
                         key_span: f.key.span,
                         value: v,
                     };
-                    match out.iter_mut().find(|x| x.key == f.key.text) {
-                        Some(slot) => *slot = field,
-                        None => out.push(field),
+                    if index.is_empty() && !out.is_empty() {
+                        index = out
+                            .iter()
+                            .enumerate()
+                            .map(|(i, x)| (x.key.clone(), i))
+                            .collect();
+                    }
+                    match index.get(&f.key.text) {
+                        Some(&i) => out[i] = field,
+                        None => {
+                            index.insert(f.key.text.clone(), out.len());
+                            out.push(field);
+                        }
                     }
                 }
                 // Failed fields (already reported) are dropped so the rest is still

@@ -952,7 +952,7 @@ fn identity_cases() {
 
 proptest::proptest! {
     #[test]
-    fn lexing_folding_and_freezing_never_panic(s in "[/\\\\.?:a-zC~ \u{17f}]{0,24}") {
+    fn lexing_folding_and_freezing_never_panic(s in "[/\\\\.?:a-zCUNV~{} \u{17f}\u{e9}\u{0}]{0,24}") {
         for rules in [PathRules::Posix, PathRules::Windows] {
             let p = parse_bytes(s.as_bytes(), rules);
             proptest::prop_assert!(p.head_len <= s.len());
@@ -967,11 +967,32 @@ proptest::proptest! {
     }
 }
 
+proptest::proptest! {
+    #[test]
+    fn places_and_selectors_never_panic(
+        head in proptest::sample::select(vec![
+            "~", "~/", "cwd:", "tempdir:", "gitdir:", "xdg:", "xdg:config", "path:", "cargo:",
+            "\\\\?\\", "\\\\.\\", "\\??\\", "//", "C:", "/",
+        ]),
+        tail in "[/\\\\.?:a-zC~{} \u{17f}]{0,16}",
+    ) {
+        let text = format!("{head}{tail}");
+        let c = ctx(
+            &[("HOME", "/nonexistent-home"), ("PATH", "/usr/bin:rel"), ("XDG_CONFIG_HOME", "/etc")],
+            "/nonexistent-cwd",
+        );
+        let _ = freeze::freeze_entry(&c, &text);
+        let p = prof(&[(&text, ExecPolicy::Allow)], &[&text], &[], &[]);
+        let _ = run(&p, &c);
+    }
+}
+
 // ---------- show ----------
 
 #[test]
 fn show_json_shape() {
-    use ralc::cli::show::{freeze_named, layers_json};
+    use ralc::cli::show::layers_json;
+    use ralc::compile::{compile, LayerInput, StackRequest};
     let t = tree();
     let home = t.dir("home");
     t.dir("home/.ssh");
@@ -983,7 +1004,13 @@ fn show_json_shape() {
         ),
     );
     let c = ctx(&[("HOME", &home), ("PATH", &bin)], &t.root);
-    let shown = freeze_named(&[(file.clone(), LayerRole::Policy)], &c);
+    let shown = compile(StackRequest {
+        layers: vec![LayerInput {
+            name: file.clone(),
+            role: LayerRole::Policy,
+        }],
+        ctx: c.clone(),
+    });
     assert!(shown.diagnostics.is_empty(), "{:?}", shown.diagnostics);
     let v = layers_json(&shown.layers, &c);
     let l = &v["layers"][0];
@@ -1019,4 +1046,81 @@ fn show_json_shape() {
     let h = ralc::cli::show::render_human(&shown.layers, &c);
     assert!(h.contains(&format!("at {file}:3:5")), "{h}");
     assert!(h.contains("dead grants:"), "{h}");
+}
+
+// ---------- the same rules over the in-memory fake disk ----------
+
+fn mem_ctx(env: &[(&str, &str)], cwd: &str, disk: ralc::freeze::MemDisk) -> FreezeCtx {
+    let env: BTreeMap<String, String> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    FreezeCtx::from_parts(env, cwd.to_string(), Arc::new(disk))
+}
+
+#[test]
+fn fake_disk_homes_xdg_pointers_and_floor() {
+    use ralc::freeze::{MemDisk, MemEntry};
+    let disk = MemDisk::new()
+        .dir("/data/u/.config")
+        .link("/home/u", "/data/u")
+        .dir("/etc/app")
+        .link("/data/u/cfg", "/etc/app")
+        .dir("/work/repo/.git/worktrees/w")
+        .file("/work/w/.git", "gitdir: /work/repo/.git/worktrees/w\n")
+        .file("/work/repo/.git/worktrees/w/gitdir", "/work/w/.git\n")
+        .dir("/work/locked")
+        .with("/work/locked/.git", MemEntry::Unreadable)
+        .dir("/nix/store")
+        .dir("/opt/local")
+        .link("/usr/rootlink", "/")
+        .dir("/usr/bin");
+    // a symlinked home: surface /home/u, real /data/u
+    let c = mem_ctx(&[("HOME", "/home/u")], "/work", disk.clone());
+    let (v, d) = read_fs(&prof(&[], &["~/x", "xdg:config/app"], &[], &[]), &c);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(v[0], ("/home/u/x".into(), "/data/u/x".into()));
+    assert_eq!(
+        v[1],
+        ("/home/u/.config/app".into(), "/data/u/.config/app".into())
+    );
+    // XDG_CONFIG_HOME under home on its surface, out of it through a symlink
+    let c = mem_ctx(
+        &[("HOME", "/home/u"), ("XDG_CONFIG_HOME", "/home/u/cfg")],
+        "/work",
+        disk.clone(),
+    );
+    let (_, d) = read_fs(&prof(&[], &["xdg:config"], &[], &[]), &c);
+    assert_eq!(codes(&d), ["E0305"]);
+    assert!(d[0].message.contains("/etc/app"), "{}", d[0].message);
+    // a claimed worktree pointer, and an unreadable one
+    let c = mem_ctx(&[], "/work/w", disk.clone());
+    let (v, d) = read_fs(&prof(&[], &["gitdir:"], &[], &[]), &c);
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(v[0].0, "/work/repo/.git/worktrees/w");
+    let c = mem_ctx(&[], "/work/locked", disk.clone());
+    let (_, d) = read_fs(&prof(&[], &["gitdir:"], &[], &[]), &c);
+    assert_eq!(codes(&d), ["E0315"]);
+    assert!(
+        d[0].message.contains("permission denied"),
+        "{}",
+        d[0].message
+    );
+    // PATH through a symlink to the root
+    let c = mem_ctx(&[("PATH", "/usr/bin:/usr/rootlink")], "/work", disk.clone());
+    let (_, d) = run(&prof(&[("path:", ExecPolicy::Allow)], &[], &[], &[]), &c);
+    assert_eq!(codes(&d), ["E0316"]);
+    // the floor: existing prefixes outside home
+    let c = mem_ctx(&[("HOME", "/home/u")], "/work", disk.clone());
+    let f: Vec<String> = freeze::floor(&c)
+        .iter()
+        .map(|p| p.as_str().to_string())
+        .collect();
+    assert_eq!(f, ["/nix", "/opt/local"]);
+    let c = mem_ctx(&[("HOME", "/nix")], "/work", disk);
+    let f: Vec<String> = freeze::floor(&c)
+        .iter()
+        .map(|p| p.as_str().to_string())
+        .collect();
+    assert_eq!(f, ["/opt/local"]);
 }

@@ -1,21 +1,16 @@
 //! `ralc show FILE…`: the frozen layers — for each entry its written text, surface, real
 //! path, kind, policy and where it came from (file:line:col) — as human text or
-//! `--format json`. Running the front end and the freeze is `run`'s one effect; the
+//! `--format json`. Running the pipeline (`compile::compile`) is `run`'s one effect; the
 //! renderers (`layers_json`, `render_human`) are pure over the frozen layers and a
 //! `Resolve` (bare names are shown where they land on the anchor's `PATH`).
 
 use super::args::{Format, ShowArgs};
-use crate::capability::layer::{
-    Capabilities, ExecKey, ExecRule, FsEntry, LayerRole, LayerSource, Origin,
-};
+use crate::capability::layer::{Capabilities, ExecKey, ExecRule, FsEntry, LayerRole, Origin};
 use crate::capability::resolve::Resolve;
-use crate::diag::{self, Diagnostic};
+use crate::diag;
 use crate::freeze::places::{read_head, Head};
-use crate::freeze::{self, FreezeCtx};
-use crate::path::lex::{absolute_under, join_under};
 use crate::typecheck::profile::ExecPolicy;
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
 
 /// The kind `show` names an exec entry by: `dir`, `file`, `name` or `selector`.
 pub fn exec_kind(rule: &ExecRule) -> &'static str {
@@ -290,105 +285,27 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
     s
 }
 
-/// The layers named by the arguments with their roles: positional files and `-p` are
-/// policies, then `--restrict`, then `--extend`.
-pub fn named_layers(args: &ShowArgs) -> Vec<(String, LayerRole)> {
-    let mut v: Vec<(String, LayerRole)> = Vec::new();
-    for f in args.files.iter().chain(&args.stack.profiles) {
-        v.push((f.clone(), LayerRole::Policy));
-    }
-    v.extend(
-        args.stack
-            .restrict
-            .iter()
-            .map(|f| (f.clone(), LayerRole::Restrict)),
-    );
-    v.extend(
-        args.stack
-            .extend
-            .iter()
-            .map(|f| (f.clone(), LayerRole::Extension)),
-    );
-    v
-}
-
-/// The frozen layers and every diagnostic of the front end and the freeze.
-pub struct Shown {
-    pub sources: diag::SourceMap,
-    pub layers: Vec<Capabilities>,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// Run the front end and the freeze over named layers against `ctx`.
-pub fn freeze_named(names: &[(String, LayerRole)], ctx: &FreezeCtx) -> Shown {
-    let mut sources = diag::SourceMap::new();
-    let mut layers = Vec::new();
-    let mut diagnostics = Vec::new();
-    for (name, role) in names {
-        let (_, typed, mut d) = super::check::front_end(&mut sources, name);
-        diagnostics.append(&mut d);
-        let Some(typed) = typed else { continue };
-        let path = if name.starts_with("std:") {
-            None
-        } else {
-            let abs = if absolute_under(name, ctx.rules()) {
-                Some(name.clone())
-            } else {
-                join_under(ctx.cwd_surface(), name, ctx.rules()).ok()
-            };
-            abs.and_then(|a| ctx.freeze_path(&a).ok())
-        };
-        let source = LayerSource {
-            name: Arc::from(name.as_str()),
-            role: *role,
-            path,
-        };
-        let (caps, mut d) = freeze::freeze(&typed, source, ctx, &sources);
-        diagnostics.append(&mut d);
-        layers.push(caps);
-    }
-    Shown {
-        sources,
-        layers,
-        diagnostics,
-    }
-}
-
-/// The freeze's diagnostics for layers the front end typed (`ralc check`).
-pub fn freeze_diagnostics(
-    fe: &super::check::FrontEnd,
-    names: &[String],
-    ctx: &FreezeCtx,
-) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    for ((_, typed), name) in fe.typed.iter().zip(names) {
-        if let Some(t) = typed {
-            let source = freeze::layer_source(name, LayerRole::Policy);
-            let (_, mut d) = freeze::freeze(t, source, ctx, &fe.sources);
-            out.append(&mut d);
-        }
-    }
-    out
-}
-
 pub fn run(args: &ShowArgs) -> i32 {
-    let names = named_layers(args);
-    if names.is_empty() {
+    if args.files.is_empty()
+        && args.stack.profiles.is_empty()
+        && args.stack.restrict.is_empty()
+        && args.stack.extend.is_empty()
+    {
         eprintln!("ralc show: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
-    let ctx = match FreezeCtx::from_process().and_then(|c| c.with_anchor(&args.stack.anchor)) {
-        Ok(c) => c,
+    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("ralc show: {e}");
             return super::EXIT_USAGE;
         }
     };
-    let shown = freeze_named(&names, &ctx);
+    let compiled = crate::compile::compile(req);
     let out = match args.format {
-        Format::Human => render_human(&shown.layers, &ctx),
+        Format::Human => render_human(&compiled.layers, &compiled.ctx),
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&layers_json(&shown.layers, &ctx))
+            let mut s = serde_json::to_string_pretty(&layers_json(&compiled.layers, &compiled.ctx))
                 .unwrap_or_else(|_| "{}".to_string());
             s.push('\n');
             s
@@ -402,21 +319,15 @@ pub fn run(args: &ShowArgs) -> i32 {
         }
     };
     print!("{out}");
-    let had_errors = shown.diagnostics_had_errors();
-    if !shown.diagnostics.is_empty() {
-        let mut d = shown.diagnostics;
-        diag::sort(&mut d);
-        eprint!("{}", diag::human::render(&d, &shown.sources, false));
+    if !compiled.diagnostics.is_empty() {
+        eprint!(
+            "{}",
+            diag::human::render(&compiled.diagnostics, &compiled.sources, false)
+        );
     }
-    if had_errors {
+    if compiled.has_errors() {
         1
     } else {
         0
-    }
-}
-
-impl Shown {
-    fn diagnostics_had_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.is_error())
     }
 }

@@ -62,12 +62,12 @@ mod tests {
         let mut sm = SourceMap::new();
         let f = sm.add("p.ral", b"[\n  exec: [],\n  fss: []\n]\n".to_vec());
         let d = Diagnostic::error("E0201", "unknown key `fss`")
-            .at(Span::new(f, 17, 20))
+            .at(Span::new(f, 16, 19))
             .with_help("the keys are exec, fs, net, detach, editor, shell");
         let out = render(&[d], &sm);
         assert_eq!(
             out,
-            "{\"diagnostics\":[{\"code\":\"E0201\",\"column\":3,\"end_column\":6,\"end_line\":3,\"file\":\"p.ral\",\"help\":\"the keys are exec, fs, net, detach, editor, shell\",\"line\":3,\"message\":\"unknown key `fss`\",\"severity\":\"error\"}],\"summary\":{\"errors\":1,\"warnings\":0}}\n"
+            "{\"diagnostics\":[{\"code\":\"E0201\",\"severity\":\"error\",\"message\":\"unknown key `fss`\",\"file\":\"p.ral\",\"line\":3,\"column\":3,\"end_line\":3,\"end_column\":6,\"help\":\"the keys are exec, fs, net, detach, editor, shell\"}],\"summary\":{\"errors\":1,\"warnings\":0}}\n"
         );
     }
 }

@@ -66,7 +66,19 @@ impl FreezeCtx {
                     p.to_string_lossy()
                 )
             })?;
-        Ok(FreezeCtx::from_parts(env, cwd, Arc::new(RealDisk)))
+        // the logical working directory ($PWD) when it names the same directory: the
+        // surface of `cwd:` then keeps the symlinks the user stands in
+        let disk = RealDisk;
+        let cwd = match env.get("PWD") {
+            Some(pwd)
+                if absolute_under(pwd, PathRules::host())
+                    && disk.canonicalize(pwd).ok() == disk.canonicalize(&cwd).ok() =>
+            {
+                pwd.clone()
+            }
+            _ => cwd,
+        };
+        Ok(FreezeCtx::from_parts(env, cwd, Arc::new(disk)))
     }
 
     /// An anchor from parts (tests, `--env-clear`, another machine's description). A

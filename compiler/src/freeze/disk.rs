@@ -85,3 +85,175 @@ impl Disk for RealDisk {
         std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
     }
 }
+
+/// One entry of a [`MemDisk`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MemEntry {
+    Dir,
+    /// A file, its bytes, and whether it is executable.
+    File(Vec<u8>, bool),
+    /// A file that cannot be read.
+    Unreadable,
+    /// A symlink and its target (absolute, or relative to the link's directory).
+    Link(String),
+}
+
+/// An in-memory POSIX file system for tests: absolute `/`-separated paths, symlinks
+/// followed (at most 40 hops), parents implied as directories. Never touches the host.
+#[derive(Clone, Debug, Default)]
+pub struct MemDisk {
+    entries: std::collections::BTreeMap<String, MemEntry>,
+}
+
+impl MemDisk {
+    pub fn new() -> Self {
+        MemDisk::default()
+    }
+    /// Add an entry (its parents become directories).
+    pub fn with(mut self, path: &str, entry: MemEntry) -> Self {
+        let mut acc = String::new();
+        let names: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+        for (i, n) in names.iter().enumerate() {
+            acc.push('/');
+            acc.push_str(n);
+            if i + 1 < names.len() {
+                self.entries.entry(acc.clone()).or_insert(MemEntry::Dir);
+            }
+        }
+        self.entries
+            .insert(if acc.is_empty() { "/".into() } else { acc }, entry);
+        self
+    }
+    pub fn dir(self, path: &str) -> Self {
+        self.with(path, MemEntry::Dir)
+    }
+    pub fn file(self, path: &str, bytes: &str) -> Self {
+        self.with(path, MemEntry::File(bytes.as_bytes().to_vec(), false))
+    }
+    pub fn exe(self, path: &str) -> Self {
+        self.with(path, MemEntry::File(Vec::new(), true))
+    }
+    pub fn link(self, path: &str, target: &str) -> Self {
+        self.with(path, MemEntry::Link(target.to_string()))
+    }
+
+    /// Resolve every symlink: the canonical path and its entry.
+    fn resolve(&self, path: &str) -> io::Result<(String, MemEntry)> {
+        let not_found = || io::Error::new(io::ErrorKind::NotFound, "no such entry");
+        if !path.starts_with('/') {
+            return Err(not_found());
+        }
+        let mut pending: Vec<String> = path
+            .split('/')
+            .filter(|c| !c.is_empty())
+            .rev()
+            .map(str::to_string)
+            .collect();
+        let mut cur: Vec<String> = Vec::new();
+        let mut hops = 0;
+        while let Some(name) = pending.pop() {
+            match name.as_str() {
+                "." => continue,
+                ".." => {
+                    cur.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            let here = format!("/{}", {
+                let mut v = cur.clone();
+                v.push(name.clone());
+                v.join("/")
+            });
+            match self.entries.get(&here) {
+                None => return Err(not_found()),
+                Some(MemEntry::Link(t)) => {
+                    hops += 1;
+                    if hops > 40 {
+                        return Err(io::Error::other("too many links"));
+                    }
+                    if t.starts_with('/') {
+                        cur.clear();
+                    }
+                    for c in t.split('/').filter(|c| !c.is_empty()).rev() {
+                        pending.push(c.to_string());
+                    }
+                }
+                Some(MemEntry::Dir) => cur.push(name),
+                Some(_) if !pending.is_empty() => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::NotADirectory,
+                        "not a directory",
+                    ))
+                }
+                Some(_) => cur.push(name),
+            }
+        }
+        let canon = format!("/{}", cur.join("/"));
+        let entry = if cur.is_empty() {
+            MemEntry::Dir
+        } else {
+            self.entries.get(&canon).cloned().ok_or_else(not_found)?
+        };
+        Ok((canon, entry))
+    }
+}
+
+impl Disk for MemDisk {
+    fn canonicalize(&self, path: &str) -> io::Result<PathBuf> {
+        self.resolve(path).map(|(p, _)| PathBuf::from(p))
+    }
+    fn kind(&self, path: &str) -> Option<EntryKind> {
+        match self.resolve(path).ok()?.1 {
+            MemEntry::Dir => Some(EntryKind::Dir),
+            MemEntry::File(..) | MemEntry::Unreadable => Some(EntryKind::File),
+            MemEntry::Link(_) => Some(EntryKind::Other),
+        }
+    }
+    fn is_executable_file(&self, path: &str) -> bool {
+        matches!(self.resolve(path), Ok((_, MemEntry::File(_, true))))
+    }
+    fn read_small(&self, path: &str) -> io::Result<Vec<u8>> {
+        match self.resolve(path)?.1 {
+            MemEntry::File(b, _) if b.len() as u64 <= SMALL_FILE_LIMIT => Ok(b),
+            MemEntry::File(..) => Err(io::Error::new(io::ErrorKind::InvalidData, "file too large")),
+            MemEntry::Unreadable => Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "permission denied",
+            )),
+            _ => Err(io::Error::other("not a file")),
+        }
+    }
+    fn is_symlink(&self, path: &str) -> bool {
+        matches!(self.entries.get(path), Some(MemEntry::Link(_)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mem_disk_follows_links() {
+        let d = MemDisk::new()
+            .dir("/real/home")
+            .link("/home", "/real/home")
+            .link("/real/home/up", "../other")
+            .dir("/real/other")
+            .exe("/usr/bin/git");
+        assert_eq!(
+            d.canonicalize("/home").unwrap(),
+            PathBuf::from("/real/home")
+        );
+        assert_eq!(
+            d.canonicalize("/home/up").unwrap(),
+            PathBuf::from("/real/other")
+        );
+        assert!(d.canonicalize("/home/missing").is_err());
+        assert_eq!(d.kind("/home"), Some(EntryKind::Dir));
+        assert!(d.is_executable_file("/usr/bin/git"));
+        assert!(d.canonicalize("/usr/bin/git/x").is_err());
+        let loop_ = MemDisk::new().link("/a", "/b").link("/b", "/a");
+        assert!(loop_.canonicalize("/a").is_err());
+    }
+}

@@ -14,7 +14,7 @@ pub mod toolchains;
 
 pub use codes::{CODES, NEEDS_ANCHOR};
 pub use ctx::{FreezeCtx, RealError};
-pub use disk::{Disk, EntryKind, RealDisk};
+pub use disk::{Disk, EntryKind, MemDisk, MemEntry, RealDisk};
 
 use crate::capability::layer::{
     Capabilities, DeadGrant, ExecGrant, ExecKey, ExecRule, FsEntry, FsPolicy, LayerSource,

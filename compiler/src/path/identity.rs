@@ -6,6 +6,7 @@
 //! Pure: no I/O. It must never widen a Stored match (an allowance matches only its own
 //! bytes) nor narrow a Collision one (a deny holds under every spelling).
 
+use super::lex::{parse_bytes, PathRules};
 use icu_casemap::CaseMapper;
 use icu_normalizer::DecomposingNormalizerBorrowed;
 
@@ -19,10 +20,37 @@ pub enum Identity {
 }
 
 /// Whether `path` is `prefix` or lies beneath it, component-wise, under `identity`.
-/// Both are absolute POSIX-style real paths.
+/// Both are absolute real paths of this host (`path_within_under` with the host's rules).
 pub fn path_within(identity: Identity, prefix: &str, path: &str) -> bool {
-    let p: Vec<&str> = prefix.split('/').filter(|c| !c.is_empty()).collect();
-    let q: Vec<&str> = path.split('/').filter(|c| !c.is_empty()).collect();
+    path_within_under(identity, PathRules::host(), prefix, path)
+}
+
+/// The stored components of a path under `rules`: `/`-separated (POSIX), or with `/` and
+/// `\` unified and a `\\?\` verbatim prefix folded (Windows).
+fn components(rules: PathRules, path: &str) -> Vec<String> {
+    match rules {
+        PathRules::Posix => path
+            .split('/')
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect(),
+        PathRules::Windows => {
+            let p = parse_bytes(path.as_bytes(), PathRules::Windows);
+            let plain =
+                String::from_utf8(p.without_verbatim_prefix()).unwrap_or_else(|_| path.to_string());
+            plain
+                .split(['/', '\\'])
+                .filter(|c| !c.is_empty())
+                .map(str::to_string)
+                .collect()
+        }
+    }
+}
+
+/// `path_within` under explicit rules (so neither family's table is dark on the other).
+pub fn path_within_under(identity: Identity, rules: PathRules, prefix: &str, path: &str) -> bool {
+    let p = components(rules, prefix);
+    let q = components(rules, path);
     if p.len() > q.len() {
         return false;
     }
@@ -87,6 +115,35 @@ mod tests {
         assert!(!path_within(Identity::Collision, "/d/secret", "/d/secrets"));
         assert!(!path_within(Identity::Stored, "/a/b/c", "/a/b"));
         assert!(path_within(Identity::Stored, "/", "/anything"));
+    }
+
+    #[test]
+    fn windows_components_unify_separators_and_verbatim() {
+        let w = PathRules::Windows;
+        assert!(path_within_under(
+            Identity::Stored,
+            w,
+            "C:\\Users\\a",
+            "C:/Users/a/x"
+        ));
+        assert!(path_within_under(
+            Identity::Stored,
+            w,
+            "\\\\?\\C:\\Users",
+            "C:\\Users\\b"
+        ));
+        assert!(!path_within_under(
+            Identity::Stored,
+            w,
+            "C:\\Users\\A",
+            "C:\\Users\\a"
+        ));
+        assert!(path_within_under(
+            Identity::Collision,
+            w,
+            "C:\\Users\\A",
+            "c:\\users\\a\\f"
+        ));
     }
 
     #[test]

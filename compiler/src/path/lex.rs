@@ -338,6 +338,28 @@ pub fn is_absolute(raw: &str) -> bool {
     absolute_under(raw, PathRules::host())
 }
 
+/// Whether a path can be a working directory under `rules`: POSIX `/…`; Windows a drive
+/// or share path.
+pub fn is_working_directory(raw: &str, rules: PathRules) -> bool {
+    let p = parse_bytes(raw.as_bytes(), rules);
+    match rules {
+        PathRules::Posix => p.kind == HeadKind::Posix,
+        PathRules::Windows => matches!(p.kind, HeadKind::Drive { .. } | HeadKind::Unc { .. }),
+    }
+}
+
+/// A Windows path absolute to the kernel but with no parsed prefix (`\x`, `\\?\bad`),
+/// which would descend or climb from the current drive: refused by walks.
+pub fn is_unparsed_head(raw: &str) -> bool {
+    let p = parse_bytes(raw.as_bytes(), PathRules::Windows);
+    matches!(p.kind, HeadKind::Driveless | HeadKind::Malformed) && !p.is_nt_object()
+}
+
+/// A sub-path with its leading separators (under `rules`) stripped.
+pub fn relative_suffix(sub: &str, rules: PathRules) -> &str {
+    sub.trim_start_matches(|c: char| c.is_ascii() && rules.is_sep(c as u8))
+}
+
 /// A non-namespace drive or drive-relative head (Windows rules).
 pub fn has_drive(raw: &str) -> bool {
     let p = parse_bytes(raw.as_bytes(), PathRules::Windows);
@@ -439,6 +461,10 @@ pub fn fold_dots_under(raw: &str, rules: PathRules) -> String {
     }
     if out.is_empty() && p.kind == HeadKind::Relative {
         out.push(b'.');
+    }
+    // `\??\` alone keeps its separator, so the fold keeps the NT object namespace
+    if p.is_nt_object() && out == b"\\??" {
+        out.push(b'\\');
     }
     String::from_utf8(out).unwrap_or_else(|_| raw.to_string())
 }
@@ -545,6 +571,36 @@ mod tests {
         );
         assert_eq!(fold_dots_under("a/../../b", Posix), "../b");
         assert_eq!(fold_dots_under("./C:x", Windows), ".\\C:x");
+    }
+
+    #[test]
+    fn predicates() {
+        assert!(absolute_under("/x", Posix) && !absolute_under("/x", Windows));
+        assert!(absolute_under("C:\\x", Windows) && !absolute_under("C:\\x", Posix));
+        assert!(absolute_under("\\\\.\\NUL", Windows) && absolute_under("\\\\srv", Windows));
+        assert!(has_drive("c:x") && has_drive("C:\\") && !has_drive("\\\\?\\C:\\"));
+        assert!(is_network("\\\\srv\\sh") && !is_network("\\\\?\\Volume{x}\\"));
+        assert!(is_verbatim_drive("\\\\?\\C:\\x") && !is_verbatim_drive("C:\\x"));
+        assert!(is_volume_guid("\\\\?\\Volume{1-2}\\x"));
+        assert!(
+            is_bare_root("/", Posix) && is_bare_root("//.", Posix) && !is_bare_root("/a", Posix)
+        );
+        assert!(
+            is_bare_root("C:\\", Windows)
+                && is_bare_root("c:/", Windows)
+                && !is_bare_root("C:\\a", Windows)
+        );
+        assert!(is_working_directory("/a", Posix) && !is_working_directory("/a", Windows));
+        assert!(is_unparsed_head("\\x") && !is_unparsed_head("C:\\x"));
+        assert_eq!(relative_suffix("//a/b", Posix), "a/b");
+        assert_eq!(relative_suffix("\\a", Windows), "a");
+        assert_eq!(relative_suffix("\\a", Posix), "\\a");
+        let p = parse_bytes(b"\\\\?\\UNC\\srv\\sh\\x", Windows);
+        assert_eq!(p.without_verbatim_prefix(), b"\\\\srv\\sh\\x".to_vec());
+        assert_eq!(
+            parse_bytes(b"\\\\.\\NUL", Windows).namespace_tail(),
+            Some(&b"NUL"[..])
+        );
     }
 
     #[test]

@@ -309,6 +309,19 @@ fn lower_item(file: FileId, it: PItem, diags: &mut Vec<Diagnostic>) -> Item {
     match it {
         PItem::Let(name, v, s) => {
             let value = lower(file, v, diags);
+            if let Some((n, ns)) = &name {
+                let ident = n.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !ident {
+                    diags.push(
+                        Diagnostic::error("E0105", format!("`{n}` is not a name"))
+                            .at(sp(file, *ns))
+                            .with_help(
+                                "a name is a letter or `_` followed by letters, digits and `_`",
+                            ),
+                    );
+                }
+            }
             match name {
                 Some((n, ns)) => Item::Let {
                     name: n,
@@ -489,4 +502,58 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
         }
     }
     ExprKind::Record { spread, fields }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diag::FileId;
+    use crate::syntax::ast::{ExprKind, Item};
+
+    fn codes_lines(src: &str) -> Vec<(String, usize)> {
+        let (_, d) = crate::syntax::parse(FileId(0), src.as_bytes());
+        d.iter()
+            .map(|d| {
+                let start = d.span.map(|s| s.start).unwrap_or(0);
+                (d.code.clone(), src[..start].matches('\n').count() + 1)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_errors_in_one_record_are_both_reported() {
+        let got =
+            codes_lines("[\n  exec: [git: 'allow' bash: 'deny'],\n  fs: [read: ['/a' '/b']],\n]\n");
+        assert_eq!(got, vec![("E0105".into(), 2), ("E0105".into(), 3)]);
+    }
+
+    #[test]
+    fn shapes_of_brackets() {
+        let (p, d) = crate::syntax::parse(FileId(0), b"[[], [a], [a: b], [:], [...$x]]");
+        assert!(d.is_empty(), "{d:?}");
+        let Item::Expr(e) = &p.items[0] else { panic!() };
+        let ExprKind::List(items) = &e.kind else {
+            panic!("{e:?}")
+        };
+        assert!(matches!(&items[0].kind, ExprKind::List(v) if v.is_empty()));
+        assert!(matches!(&items[1].kind, ExprKind::List(v) if v.len() == 1));
+        assert!(matches!(&items[2].kind, ExprKind::Record { fields, .. } if fields.len() == 1));
+        assert!(matches!(&items[3].kind, ExprKind::Map(m) if m.is_empty()));
+        assert!(matches!(
+            &items[4].kind,
+            ExprKind::Record {
+                spread: Some(_),
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn duplicate_key_at_second_occurrence() {
+        assert_eq!(codes_lines("[a: 1,\n a: 2]"), vec![("E0106".into(), 2)]);
+    }
+
+    #[test]
+    fn let_name_must_be_a_name() {
+        assert_eq!(codes_lines("let a-b = 1\n()"), vec![("E0105".into(), 1)]);
+    }
 }

@@ -1,0 +1,95 @@
+//! Every raw effect is a reviewed site (ARCHITECTURE.md, "Seams"): `clippy.toml` bans the
+//! raw constructors, and each real site carries
+//! `#[allow(clippy::disallowed_methods, reason = "…")]`. This test lists those sites —
+//! file and reason — and compares them with `tests/syscall-sites.txt`, so a new site
+//! cannot slip in unreviewed. Regenerate the list with `RALC_BLESS=1` after review.
+
+use std::path::{Path, PathBuf};
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n == "target") {
+                continue;
+            }
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// `file: reason` for every allow site, sorted.
+fn sites() -> Vec<String> {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    for d in ["compiler", "runtime", "tests"] {
+        rust_files(&root.join(d), &mut files);
+    }
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("readable source");
+        let rel = f.strip_prefix(&root).expect("under root").to_string_lossy().replace('\\', "/");
+        if rel == "tests/tests/syscall_sites.rs" {
+            continue;
+        }
+        // Join lines so an attribute split across lines reads as one.
+        let flat: String = text.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+        let needle = "allow(clippy::disallowed_methods";
+        let mut rest = flat.as_str();
+        while let Some(i) = rest.find(needle) {
+            rest = &rest[i + needle.len()..];
+            let reason = rest
+                .split_once("reason")
+                .and_then(|(before, after)| {
+                    // the reason belongs to this attribute only if no `]` comes first
+                    if before.contains(']') {
+                        return None;
+                    }
+                    let after = after.trim_start().strip_prefix('=')?.trim_start();
+                    let after = after.strip_prefix('"')?;
+                    after.split_once('"').map(|(r, _)| r.to_string())
+                })
+                .unwrap_or_else(|| "(no reason)".to_string());
+            out.push(format!("{rel}: {reason}"));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn every_raw_effect_site_is_listed_and_reasoned() {
+    let found = sites();
+    assert!(
+        found.iter().all(|s| !s.ends_with("(no reason)")),
+        "a disallowed-methods allow without a reason:\n{}",
+        found.iter().filter(|s| s.ends_with("(no reason)")).cloned().collect::<Vec<_>>().join("\n")
+    );
+    let list = workspace_root().join("tests/syscall-sites.txt");
+    let rendered = format!(
+        "# Reviewed raw-effect sites: `file: reason`, one per #[allow(clippy::disallowed_methods)].\n# Regenerate after review with RALC_BLESS=1 cargo test -p ralc-tests --test syscall_sites.\n{}\n",
+        found.join("\n")
+    );
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "test scaffolding: RALC_BLESS asks to regenerate the reviewed list"
+    )]
+    let bless = std::env::var_os("RALC_BLESS").is_some();
+    if bless {
+        std::fs::write(&list, &rendered).expect("write the site list");
+        return;
+    }
+    let expected = std::fs::read_to_string(&list).unwrap_or_default();
+    assert_eq!(
+        expected, rendered,
+        "the raw-effect sites changed: review them, then RALC_BLESS=1 to update tests/syscall-sites.txt"
+    );
+}
