@@ -47,6 +47,10 @@ fn main() {
         ),
         ("refuses_a_planted_symlink", refuses_a_planted_symlink),
         ("refuses_a_redirected_bind", refuses_a_redirected_bind),
+        (
+            "a_ruleset_that_fails_to_build_runs_nothing",
+            a_ruleset_that_fails_to_build_runs_nothing,
+        ),
         ("refuses_a_deny_hiding_proc", refuses_a_deny_hiding_proc),
     ];
     let mut failed = 0;
@@ -642,6 +646,38 @@ fn refuses_a_deny_hiding_proc() -> Result<(), String> {
     let r = refusal(&p, &Host::probe(), pins)?;
     if !matches!(r, Refusal::DenyHidesProc { .. }) {
         return Err(r.to_string());
+    }
+    Ok(())
+}
+
+fn a_ruleset_that_fails_to_build_runs_nothing() -> Result<(), String> {
+    // The ruleset is built while bwrap builds the envelope: a planted symlink found then
+    // must still run nothing (the trampoline waits for a ruleset that never comes).
+    let t = tree();
+    let link = format!("{}/w/planted", t.root);
+    std::os::unix::fs::symlink("/usr/bin", &link).unwrap();
+    let marker = format!("{}/w/ran", t.root);
+    let mut p = exec_plan(sh(&format!("echo ran > {marker}")), &[]);
+    if let Some(ex) = &mut p.landlock.exec {
+        ex.dirs.push(link.clone());
+    }
+    let pins = launch::pin_at_start().as_ref().map_err(|e| e.clone())?;
+    let prepared = launch::prepare(&p, &Host::probe(), pins).map_err(|r| r.to_string())?;
+    match launch::spawn_captured(prepared, pins) {
+        Ok((code, _, err)) => {
+            return Err(format!(
+                "launched: code {code} err {}",
+                String::from_utf8_lossy(&err)
+            ))
+        }
+        Err(r) => {
+            if !matches!(r, Refusal::SymlinkPlanted { .. }) {
+                return Err(r.to_string());
+            }
+        }
+    }
+    if std::path::Path::new(&marker).exists() {
+        return Err("the program ran".into());
     }
     Ok(())
 }
