@@ -2,8 +2,34 @@
 //! enforcement on Linux: bwrap, Landlock and seccomp, and the `--warrant` trampoline.
 //! It knows nothing of profiles: it consumes a versioned plan and an admitted program.
 
+pub mod plan;
+
+#[cfg(target_os = "linux")]
+pub mod linux;
+
 /// Serve the trampoline role when this process was started as `PROG --warrant`.
-/// Returns the exit code to terminate with, or `None` when the role is not asked.
+/// Returns the exit code to terminate with, or `None` when the role is not asked (then
+/// this executable and bwrap are pinned, once, for a later launch).
 pub fn serve_warrant_if_asked() -> Option<i32> {
-    None
+    let mut args = std::env::args_os();
+    let _ = args.next();
+    let first = args.next();
+    let asked =
+        first.as_deref() == Some(std::ffi::OsStr::new("--warrant")) && args.next().is_none();
+    #[cfg(target_os = "linux")]
+    {
+        if asked {
+            return Some(linux::trampoline::serve());
+        }
+        let _ = linux::launch::pin_at_start();
+        None
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        if asked {
+            eprintln!("ralc --warrant: refused: this platform has no trampoline; nothing ran");
+            return Some(126);
+        }
+        None
+    }
 }

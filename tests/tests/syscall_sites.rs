@@ -51,10 +51,14 @@ fn sites() -> Vec<String> {
         }
         // Join lines so an attribute split across lines reads as one.
         let flat: String = text.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-        let needle = "allow(clippy::disallowed_methods";
+        let needle = "clippy::disallowed_methods";
         let mut rest = flat.as_str();
         while let Some(i) = rest.find(needle) {
+            let is_allow = rest[..i].trim_end().ends_with("allow(");
             rest = &rest[i + needle.len()..];
+            if !is_allow {
+                continue;
+            }
             let reason = rest
                 .split_once("reason")
                 .and_then(|(before, after)| {

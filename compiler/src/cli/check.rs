@@ -84,18 +84,30 @@ pub fn layer_names(args: &CheckArgs) -> Vec<String> {
         .collect()
 }
 
-/// Render a report for stdout in the chosen format; `None` for a format not built yet.
+/// Render a report for stdout in the chosen format: human, JSON, SARIF 2.1.0 (artifact
+/// URIs relative to `cwd` where they lie beneath it) or GitHub workflow annotations.
 pub fn render(
     format: Format,
     diags: &[Diagnostic],
     sources: &SourceMap,
     color: bool,
-) -> Option<String> {
+    cwd: Option<&str>,
+) -> String {
     match format {
-        Format::Human => Some(diag::human::render(diags, sources, color)),
-        Format::Json => Some(diag::json::render(diags, sources)),
-        Format::Sarif | Format::Github => None,
+        Format::Human => diag::human::render(diags, sources, color),
+        Format::Json => diag::json::render(diags, sources),
+        Format::Sarif => crate::lint::sarif_report(diags, sources, cwd),
+        Format::Github => diag::github::render(diags, sources),
     }
+}
+
+/// The process's working directory as text, for relative SARIF URIs.
+pub fn process_cwd() -> Option<String> {
+    std::env::current_dir()
+        .ok()?
+        .into_os_string()
+        .into_string()
+        .ok()
 }
 
 /// Whether this process may colour its output.
@@ -110,14 +122,21 @@ pub fn color_for_stdout() -> bool {
 }
 
 pub fn run(args: &CheckArgs) -> i32 {
-    if args.files.is_empty()
-        && args.stack.profiles.is_empty()
-        && args.stack.restrict.is_empty()
-        && args.stack.extend.is_empty()
-    {
+    let named = !args.files.is_empty()
+        || !args.stack.profiles.is_empty()
+        || !args.stack.restrict.is_empty()
+        || !args.stack.extend.is_empty();
+    if !named {
         eprintln!("ralc check: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
+    let levels = match crate::lint::LintLevels::from_cli(&args.allow, &args.warn, &args.deny) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("ralc check: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
     let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
         Ok(r) => r,
         Err(e) => {
@@ -126,20 +145,20 @@ pub fn run(args: &CheckArgs) -> i32 {
         }
     };
     let compiled = crate::compile::compile(req);
-    let diagnostics = compiled.diagnostics;
-    let Some(out) = render(
-        args.format,
-        &diagnostics,
-        &compiled.sources,
-        color_for_stdout(),
-    ) else {
-        eprintln!(
-            "ralc check: --format {:?} is not available yet; use human or json",
-            args.format
-        );
-        return super::EXIT_USAGE;
-    };
-    print!("{out}");
+    let mut diagnostics = compiled.diagnostics.clone();
+    diagnostics.extend(crate::lint::for_compiled(&compiled, &levels));
+    diag::sort(&mut diagnostics);
+    let cwd = process_cwd();
+    print!(
+        "{}",
+        render(
+            args.format,
+            &diagnostics,
+            &compiled.sources,
+            color_for_stdout(),
+            cwd.as_deref()
+        )
+    );
     if diagnostics.iter().any(|d| d.is_error()) {
         EXIT_ERRORS
     } else {

@@ -1,8 +1,225 @@
-//! `ralc deputy`.
+//! `ralc deputy`: the deputy-prefix report alone, for code review (spec §5). Human, JSON
+//! (`{"findings":[{"prefix","surface","exec_entry":{"file","line","column","text"},
+//! "write_entry":{…}}]}`), SARIF and GitHub annotation output. It reports and never
+//! denies: exit 0 whatever it finds, unless `--deny` (then 1 when there is a finding).
+//! The report itself (`report`) is pure; only `run` touches the process.
 
-use super::args::DeputyArgs;
+use super::args::{DeputyArgs, Format};
+use crate::capability::layer::Origin;
+use crate::diag::{Diagnostic, Severity, SourceMap};
+use crate::lint::deputy::{self, DeputyFinding};
+use serde_json::{json, Value};
 
-pub fn run(_args: &DeputyArgs) -> i32 {
-    eprintln!("ralc deputy: not built yet");
-    1
+fn entry(o: &Option<Origin>) -> Value {
+    match o {
+        Some(o) => json!({"file": &*o.file, "line": o.line, "column": o.column, "text": o.written}),
+        None => Value::Null,
+    }
+}
+
+/// The `--format json` report.
+pub fn json_report(findings: &[DeputyFinding]) -> String {
+    let v = json!({
+        "findings": findings.iter().map(|f| json!({
+            "prefix": f.prefix.as_str(),
+            "surface": f.surface,
+            "exec_entry": entry(&f.exec_entry),
+            "write_entry": entry(&f.write_entry),
+        })).collect::<Vec<_>>()
+    });
+    let mut s = serde_json::to_string(&v).expect("a JSON value always serialises");
+    s.push('\n');
+    s
+}
+
+/// The human report.
+pub fn human_report(findings: &[DeputyFinding]) -> String {
+    let mut s = String::new();
+    let at = |o: &Option<Origin>| match o {
+        Some(o) => format!("{}:{}:{} `{}`", o.file, o.line, o.column, o.written),
+        None => "(every program / no fs opinion)".to_string(),
+    };
+    for f in findings {
+        s.push_str(&format!("deputy prefix: {}\n", f.prefix));
+        if f.surface != f.prefix.as_str() {
+            s.push_str(&format!("  written as: {}\n", f.surface));
+        }
+        s.push_str(&format!("  runnable by: {}\n", at(&f.exec_entry)));
+        s.push_str(&format!("  writable by: {}\n", at(&f.write_entry)));
+    }
+    match findings.len() {
+        0 => s.push_str("no deputy prefixes\n"),
+        1 => s.push_str("1 deputy prefix (reported, not denied)\n"),
+        n => s.push_str(&format!("{n} deputy prefixes (reported, not denied)\n")),
+    }
+    s
+}
+
+/// The findings as diagnostics (`deputy-prefix` warnings; errors under `--deny`).
+pub fn diagnostics(findings: &[DeputyFinding], deny: bool) -> Vec<Diagnostic> {
+    findings
+        .iter()
+        .map(|f| {
+            let d = deputy::diagnostic(f);
+            if deny {
+                Diagnostic {
+                    severity: Severity::Error,
+                    ..d
+                }
+            } else {
+                d
+            }
+        })
+        .collect()
+}
+
+/// The report in a format. `cwd` makes SARIF artifact URIs relative.
+pub fn report(
+    findings: &[DeputyFinding],
+    format: Format,
+    deny: bool,
+    sources: &SourceMap,
+    cwd: Option<&str>,
+) -> String {
+    match format {
+        Format::Human => human_report(findings),
+        Format::Json => json_report(findings),
+        Format::Github => crate::diag::github::render(&diagnostics(findings, deny), sources),
+        Format::Sarif => {
+            let rules: Vec<_> = crate::lint::sarif_rules()
+                .into_iter()
+                .filter(|r| r.id == deputy::INFO.name)
+                .collect();
+            crate::diag::sarif::render_with(
+                &diagnostics(findings, deny),
+                sources,
+                &rules,
+                &crate::diag::sarif::Options {
+                    cwd: cwd.map(str::to_string),
+                },
+            )
+        }
+    }
+}
+
+/// The findings less those a reasoned `# ralc: allow(deputy-prefix) …` directive on their
+/// exec or write entry (or atop its file) allows: the review trail is the directive.
+pub fn without_allowed(findings: Vec<DeputyFinding>, sources: &SourceMap) -> Vec<DeputyFinding> {
+    let directives = crate::lint::directive::Directives::parse(sources);
+    findings
+        .into_iter()
+        .filter(|f| {
+            crate::lint::directive_level_of(
+                &directives,
+                deputy::INFO.name,
+                &deputy::finding(f),
+                sources,
+            ) != Some(crate::lint::Level::Allow)
+        })
+        .collect()
+}
+
+/// The exit code: 0 whatever it finds, unless `--deny` and there is a finding.
+pub fn exit_code(findings: &[DeputyFinding], deny: bool) -> i32 {
+    i32::from(deny && !findings.is_empty())
+}
+
+/// Diagnostics (when the stack does not compile) in the chosen format.
+fn render_diagnostics(
+    format: Format,
+    diags: &[Diagnostic],
+    sources: &SourceMap,
+    cwd: Option<&str>,
+) -> String {
+    match format {
+        Format::Human => {
+            crate::diag::human::render(diags, sources, super::check::color_for_stdout())
+        }
+        Format::Json => crate::diag::json::render(diags, sources),
+        Format::Sarif => crate::lint::sarif_report(diags, sources, cwd),
+        Format::Github => crate::diag::github::render(diags, sources),
+    }
+}
+
+pub fn run(args: &DeputyArgs) -> i32 {
+    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("ralc deputy: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    if req.layers.is_empty() {
+        eprintln!("ralc deputy: name at least one profile (FILE, -p FILE or std:NAME)");
+        return super::EXIT_USAGE;
+    }
+    // SARIF artifact URIs are relative to where the shell that named the files stands.
+    let cwd = std::env::current_dir()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string));
+    let compiled = crate::compile::compile(req);
+    let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
+        print!(
+            "{}",
+            render_diagnostics(
+                args.format,
+                &compiled.diagnostics,
+                &compiled.sources,
+                cwd.as_deref()
+            )
+        );
+        return super::check::EXIT_ERRORS;
+    };
+    let findings = without_allowed(deputy::deputy_prefixes(stack), &compiled.sources);
+    print!(
+        "{}",
+        report(
+            &findings,
+            args.format,
+            args.deny,
+            &compiled.sources,
+            cwd.as_deref()
+        )
+    );
+    exit_code(&findings, args.deny)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::testkit::LayerBuilder;
+    use crate::typecheck::profile::ExecPolicy;
+
+    fn sample() -> (SourceMap, Vec<DeputyFinding>) {
+        let mut sm = SourceMap::new();
+        let layers = vec![LayerBuilder::new("p.ral")
+            .exec_dir("/w/", ExecPolicy::Allow)
+            .write("/w/target")
+            .build(&mut sm)];
+        let f = deputy::deputy_prefixes(&crate::capability::stack::GrantStack::new(layers));
+        (sm, f)
+    }
+
+    #[test]
+    fn json_has_the_exact_shape() {
+        let (_, f) = sample();
+        assert_eq!(
+            json_report(&f),
+            "{\"findings\":[{\"prefix\":\"/w/target\",\"surface\":\"/w/target\",\"exec_entry\":{\"file\":\"p.ral\",\"line\":1,\"column\":8,\"text\":\"/w/\"},\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}}]}\n"
+        );
+        assert_eq!(json_report(&[]), "{\"findings\":[]}\n");
+    }
+
+    #[test]
+    fn github_and_exit_codes() {
+        let (sm, f) = sample();
+        let g = report(&f, Format::Github, false, &sm, None);
+        assert!(g.starts_with("::warning file=p.ral,line=2,col=9::deputy-prefix: `/w/target` is both runnable and writable"), "{g}");
+        let g = report(&f, Format::Github, true, &sm, None);
+        assert!(g.starts_with("::error "));
+        assert_eq!(exit_code(&f, false), 0);
+        assert_eq!(exit_code(&f, true), 1);
+        assert_eq!(exit_code(&[], true), 0);
+        assert!(human_report(&f).contains("runnable by: p.ral:1:8 `/w/`"));
+    }
 }

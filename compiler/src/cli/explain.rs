@@ -1,12 +1,14 @@
-//! `ralc explain CODE`: print the page of a registered code (what it means, an example
-//! that triggers it, the fix). It reads nothing but the built-in registry.
+//! `ralc explain CODE|LINT`: print the page of a registered code or lint (what it means,
+//! an example that triggers it, the fix). It reads nothing but the built-in registry.
 
 use super::args::ExplainArgs;
 use crate::diag::codes;
 
-/// The page for a name, or `None` when no code has that name.
+/// The page for a name, or `None` when no code or lint has that name.
 pub fn page(name: &str) -> Option<String> {
-    codes::lookup(name).map(codes::explain_page)
+    codes::lookup(name)
+        .map(codes::explain_page)
+        .or_else(|| crate::lint::explain_page(name))
 }
 
 pub fn run(args: &ExplainArgs) -> i32 {

@@ -1,8 +1,139 @@
-//! `ralc render`.
+//! `ralc render --target linux`: the Linux plan as JSON, or with `--argv` the bwrap
+//! command line the launch would run, one argument per line (the launch prepared to the
+//! last step — every handle opened — and not spawned). Exit 0 rendered, 1 when the plan
+//! refuses what the stack asks (the reason on stderr and in the JSON `refused` list), 2
+//! usage. The other targets belong to their own back ends.
 
-use super::args::RenderArgs;
+use super::args::{RenderArgs, Target};
+use super::run::{compile_stack, own_path, plan_for, EXIT_REFUSED};
+use crate::capability::projection::SandboxProjection;
+use crate::capability::resolve::Resolve;
+use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
 
-pub fn run(_args: &RenderArgs) -> i32 {
-    eprintln!("ralc render: not built yet");
-    1
+pub const EXIT_RENDERED: i32 = 0;
+pub const EXIT_PLAN_REFUSES: i32 = 1;
+
+pub fn run(args: &RenderArgs) -> i32 {
+    match args.target {
+        Target::Linux => linux(args),
+        Target::Macos | Target::Windows => {
+            eprintln!(
+                "ralc render: --target {:?} is not in this build",
+                args.target
+            );
+            super::EXIT_USAGE
+        }
+    }
+}
+
+fn linux(args: &RenderArgs) -> i32 {
+    let s = &args.stack;
+    if args.files.is_empty()
+        && s.profiles.is_empty()
+        && s.restrict.is_empty()
+        && s.extend.is_empty()
+    {
+        eprintln!("ralc render: name at least one profile (FILE, -p FILE or std:NAME)");
+        return super::EXIT_USAGE;
+    }
+    let (compiled, stack) = match compile_stack(s, &args.files, "ralc render") {
+        Ok(x) => x,
+        Err((code, msg)) => {
+            eprintln!("{msg}");
+            return if code == EXIT_REFUSED {
+                EXIT_PLAN_REFUSES
+            } else {
+                code
+            };
+        }
+    };
+    let self_path = match &args.self_path {
+        Some(p) => match p.to_str() {
+            Some(s) if s.starts_with('/') => s.to_string(),
+            _ => {
+                eprintln!("ralc render: --self must be an absolute UTF-8 path");
+                return super::EXIT_USAGE;
+            }
+        },
+        None => own_path(),
+    };
+    let r: &dyn Resolve = &compiled.ctx;
+    let plan: LinuxPlan = if args.program.is_empty() {
+        let projection = SandboxProjection::of(&stack, r, None);
+        crate::render::linux::render(&projection, &LaunchProgram::default(), r.cwd(), &self_path)
+    } else {
+        match plan_for(&stack, r, &args.program, &self_path) {
+            Ok((_, plan)) => plan,
+            Err((code, msg)) if code == super::EXIT_USAGE => {
+                eprintln!("ralc render: {msg}");
+                return code;
+            }
+            Err((_, msg)) => {
+                // The stack refuses the program: the plan of the stack, with the refusal.
+                let projection = SandboxProjection::of(&stack, r, None);
+                let mut plan = crate::render::linux::render(
+                    &projection,
+                    &LaunchProgram::default(),
+                    r.cwd(),
+                    &self_path,
+                );
+                plan.refused.push(msg);
+                plan
+            }
+        }
+    };
+    if args.argv {
+        return print_argv(&plan);
+    }
+    out(&plan.to_json());
+    if plan.refused.is_empty() {
+        EXIT_RENDERED
+    } else {
+        for r in &plan.refused {
+            eprintln!("ralc render: the plan refuses: {r}");
+        }
+        EXIT_PLAN_REFUSES
+    }
+}
+
+/// Print to stdout; a closed pipe (`| head`) is not an error worth a panic.
+fn out(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = writeln!(o, "{text}");
+    let _ = o.flush();
+}
+
+#[cfg(target_os = "linux")]
+fn print_argv(plan: &LinuxPlan) -> i32 {
+    use ralc_runtime::linux::launch;
+    if !plan.refused.is_empty() {
+        for r in &plan.refused {
+            eprintln!("ralc render: the plan refuses: {r}");
+        }
+        return EXIT_PLAN_REFUSES;
+    }
+    let pins = match launch::pin_at_start() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ralc render: {e}");
+            return EXIT_PLAN_REFUSES;
+        }
+    };
+    match launch::prepare(plan, &launch::Host::probe(), pins) {
+        Ok(p) => {
+            out(&p.argv(pins.bwrap_name().unwrap_or("bwrap")).join("\n"));
+            EXIT_RENDERED
+        }
+        Err(r) => {
+            eprintln!("ralc render: the launch would be refused: {r}");
+            EXIT_PLAN_REFUSES
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn print_argv(_plan: &LinuxPlan) -> i32 {
+    eprintln!("ralc render: --argv needs a Linux host (it opens every bind target)");
+    super::EXIT_USAGE
 }

@@ -1,8 +1,135 @@
-//! `ralc run`.
+//! `ralc run -p P… [--restrict R]… -- PROGRAM ARGS…`: compile the stack, admit the program
+//! (a refusal exits 126 with the guard's wording; a program that does not exist, 127),
+//! fold the projection, render the Linux plan and launch it under bwrap, Landlock and
+//! seccomp (the runtime's `launch`). It never launches what the stack refused, and never
+//! launches less confined than the plan.
 
 use super::args::RunArgs;
+use crate::capability::projection::SandboxProjection;
+use crate::capability::resolve::Resolve;
+use crate::capability::stack::{Admitted, ExecDenial, GrantStack};
+use crate::compile::{self, Compiled, StackRequest};
+use crate::guard;
+use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
 
-pub fn run(_args: &RunArgs) -> i32 {
-    eprintln!("ralc run: not built yet");
-    1
+/// Nothing ran: the stack refused, or the confinement could not be established.
+pub const EXIT_REFUSED: i32 = 126;
+/// The program does not exist.
+pub const EXIT_MISSING: i32 = 127;
+
+/// The compiled stack, or the exit code and message of why there is none.
+pub fn compile_stack(
+    stack: &crate::cli::args::StackArgs,
+    positional: &[String],
+    who: &str,
+) -> Result<(Compiled, GrantStack), (i32, String)> {
+    let req = StackRequest::from_args(stack, positional)
+        .map_err(|e| (super::EXIT_USAGE, format!("{who}: {e}")))?;
+    let mut compiled = compile::compile(req);
+    let text = super::check::render(
+        crate::cli::args::Format::Human,
+        &compiled.diagnostics,
+        &compiled.sources,
+        false,
+    )
+    .unwrap_or_default();
+    match compiled.stack.take() {
+        Some(s) if !compiled.has_errors() => {
+            if !text.is_empty() {
+                eprint!("{text}");
+            }
+            Ok((compiled, s))
+        }
+        _ => Err((
+            EXIT_REFUSED,
+            format!("{text}{who}: refused: the profiles have errors; nothing ran"),
+        )),
+    }
+}
+
+/// Admit, fold and render: the plan a launch of `program` runs, or the exit code and
+/// the guard's words.
+pub fn plan_for(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    program: &[String],
+    self_path: &str,
+) -> Result<(Admitted, LinuxPlan), (i32, String)> {
+    let Some((name, args)) = program.split_first() else {
+        return Err((super::EXIT_USAGE, "name a program after `--`".to_string()));
+    };
+    let admitted = match stack.admit(name, args, r) {
+        Ok(a) => a,
+        Err(refused) => {
+            // A program that does not exist is 127 wherever that is found out: a path the
+            // guard judged lexically (nothing there) counts too.
+            let absent = refused
+                .real
+                .as_ref()
+                .is_some_and(|p| std::fs::metadata(p.as_str()).is_err());
+            let code = if matches!(refused.why, ExecDenial::NotFound) || absent {
+                EXIT_MISSING
+            } else {
+                EXIT_REFUSED
+            };
+            return Err((code, guard::refusal(stack, &refused)));
+        }
+    };
+    let projection = SandboxProjection::of(stack, r, Some(&admitted));
+    let launch = LaunchProgram {
+        real: admitted.program_real().as_str().to_string(),
+        argv0: admitted.argv0().to_string(),
+        args: admitted.args().to_vec(),
+    };
+    let plan = crate::render::linux::render(&projection, &launch, r.cwd(), self_path);
+    Ok((admitted, plan))
+}
+
+/// This executable's canonical path (what every plan protects).
+pub fn own_path() -> String {
+    std::fs::canonicalize("/proc/self/exe")
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or_else(|| "/proc/self/exe".to_string())
+}
+
+pub fn run(args: &RunArgs) -> i32 {
+    let s = &args.stack;
+    if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {
+        eprintln!("ralc run: name at least one profile (-p FILE or -p std:NAME)");
+        return super::EXIT_USAGE;
+    }
+    let (compiled, stack) = match compile_stack(s, &[], "ralc run") {
+        Ok(x) => x,
+        Err((code, msg)) => {
+            eprintln!("{msg}");
+            return code;
+        }
+    };
+    let plan = match plan_for(&stack, &compiled.ctx, &args.program, &own_path()) {
+        Ok((_, plan)) => plan,
+        Err((code, msg)) => {
+            eprintln!("ralc run: refused: {msg}");
+            return code;
+        }
+    };
+    if !plan.refused.is_empty() {
+        eprintln!(
+            "ralc run: refused: {}; nothing ran",
+            plan.refused.join("; ")
+        );
+        return EXIT_REFUSED;
+    }
+    launch(&plan)
+}
+
+#[cfg(target_os = "linux")]
+fn launch(plan: &LinuxPlan) -> i32 {
+    ralc_runtime::linux::launch::launch(plan)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn launch(_plan: &LinuxPlan) -> i32 {
+    eprintln!("ralc run: refused: this build launches only on Linux; nothing ran");
+    EXIT_REFUSED
 }

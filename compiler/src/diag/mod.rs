@@ -6,8 +6,10 @@
 //! and line/column positions are computed from the bytes held there.
 
 pub mod codes;
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use std::fmt;
 use std::sync::Arc;

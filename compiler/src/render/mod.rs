@@ -1,1 +1,3 @@
 //! Back ends: pure renderers from a `SandboxProjection` to a kernel plan.
+
+pub mod linux;

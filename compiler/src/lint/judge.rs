@@ -1,0 +1,458 @@
+//! The questions the lints ask of the layers, each answered per layer with the entry that
+//! decides it, over an index built once (lookups walk a path's ancestors, so every lint
+//! stays O(n log n) in the number of entries).
+//!
+//! Over a `GrantStack`, the fs questions (may this real path be read, written?) are the
+//! model's own judgment (`GrantStack::judge_real`), asked once per question; the layer
+//! indexes here serve only the questions the model has no method for (which entries
+//! cover or lie beneath a path; whether a directory runs with full evidence, spec §5).
+//! Over bare layers (unit tests, `run_layers`), the per-layer fs judgment here follows
+//! spec §4.1 literally (an exclusion beats every allowance; among allowances the deeper
+//! wins). It must never grow into a second model: no carriers, no names, no refreeze.
+//! Containment is only ever confirmed through `path::identity::path_within`.
+
+use crate::capability::fs::FsOp;
+use crate::capability::layer::{Capabilities, ExecKey, ExecRule, FsEntry, FsPolicy, Origin};
+use crate::capability::resolve::Resolve;
+use crate::capability::stack::GrantStack;
+use crate::path::frozen::RealPath;
+use crate::path::identity::{collision_key, path_within, Identity};
+use crate::typecheck::profile::ExecPolicy;
+use std::collections::BTreeMap;
+
+thread_local! {
+    /// Collision keys of components already seen: a profile repeats the same few
+    /// components (`home`, `u`, `.config`) in thousands of entries.
+    static KEYS: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The Collision key of one component, memoised (`path::identity::collision_key`).
+fn ckey(c: &str) -> String {
+    KEYS.with(|m| {
+        let mut m = m.borrow_mut();
+        if let Some(k) = m.get(c) {
+            return k.clone();
+        }
+        let k = collision_key(c);
+        if m.len() < 100_000 {
+            m.insert(c.to_string(), k.clone());
+        }
+        k
+    })
+}
+
+/// The components of an absolute POSIX-style real path.
+pub fn components(path: &str) -> Vec<&str> {
+    path.split('/').filter(|c| !c.is_empty()).collect()
+}
+
+/// The index key of a path under an identity.
+pub fn key(identity: Identity, path: &str) -> String {
+    let mut k = String::new();
+    for c in components(path) {
+        k.push('/');
+        match identity {
+            Identity::Stored => k.push_str(c),
+            Identity::Collision => k.push_str(&ckey(c)),
+        }
+    }
+    if k.is_empty() {
+        k.push('/');
+    }
+    k
+}
+
+/// The keys of `path` and each of its ancestors, the path itself last.
+pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
+    let comps = components(path);
+    let mut out = vec!["/".to_string()];
+    let mut k = String::new();
+    for c in comps {
+        k.push('/');
+        match identity {
+            Identity::Stored => k.push_str(c),
+            Identity::Collision => k.push_str(&ckey(c)),
+        }
+        out.push(k.clone());
+    }
+    out
+}
+
+/// Entries indexed by the key of their real path (several may share one).
+#[derive(Debug)]
+pub struct PathIndex<'a, T> {
+    identity: Identity,
+    map: BTreeMap<String, Vec<(&'a str, &'a T)>>,
+}
+
+impl<'a, T> PathIndex<'a, T> {
+    pub fn new(identity: Identity, items: impl IntoIterator<Item = (&'a str, &'a T)>) -> Self {
+        let mut map: BTreeMap<String, Vec<(&'a str, &'a T)>> = BTreeMap::new();
+        for (p, t) in items {
+            map.entry(key(identity, p)).or_default().push((p, t));
+        }
+        PathIndex { identity, map }
+    }
+    /// Entries whose path is `path` or an ancestor of it, deepest first.
+    pub fn covering(&self, path: &str) -> Vec<(usize, &'a T)> {
+        let mut out = Vec::new();
+        for (depth, k) in ancestor_keys(self.identity, path).iter().enumerate().rev() {
+            if let Some(v) = self.map.get(k) {
+                for (p, t) in v {
+                    if path_within(self.identity, p, path) {
+                        out.push((depth, *t));
+                    }
+                }
+            }
+        }
+        out
+    }
+    /// Entries whose path lies strictly beneath `path` (a range scan of the index).
+    pub fn beneath(&self, path: &str) -> Vec<&'a T> {
+        let k = key(self.identity, path);
+        let lo = if k == "/" {
+            "/".to_string()
+        } else {
+            format!("{k}/")
+        };
+        let mut out = Vec::new();
+        for (kk, v) in self.map.range(lo.clone()..) {
+            if !kk.starts_with(&lo) {
+                break;
+            }
+            for (p, t) in v {
+                if path_within(self.identity, path, p) && key(self.identity, p) != k {
+                    out.push(*t);
+                }
+            }
+        }
+        out
+    }
+    /// Whether some entry lies strictly beneath `path` (stops at the first).
+    pub fn has_beneath(&self, path: &str) -> bool {
+        let k = key(self.identity, path);
+        let lo = if k == "/" {
+            "/".to_string()
+        } else {
+            format!("{k}/")
+        };
+        self.map
+            .range(lo.clone()..)
+            .take_while(|(kk, _)| kk.starts_with(&lo))
+            .any(|(kk, v)| kk != &k && v.iter().any(|(p, _)| path_within(self.identity, path, p)))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// One layer's fs policy, indexed.
+#[derive(Debug)]
+pub struct FsIndex<'a> {
+    pub policy: &'a FsPolicy,
+    pub read: PathIndex<'a, FsEntry>,
+    pub write: PathIndex<'a, FsEntry>,
+    pub deny: PathIndex<'a, FsEntry>,
+    pub write_deny: PathIndex<'a, FsEntry>,
+}
+
+fn fs_items(v: &[FsEntry]) -> impl Iterator<Item = (&str, &FsEntry)> {
+    v.iter().map(|e| (e.path.real().as_str(), e))
+}
+
+impl<'a> FsIndex<'a> {
+    pub fn new(policy: &'a FsPolicy) -> Self {
+        FsIndex {
+            policy,
+            read: PathIndex::new(Identity::Stored, fs_items(&policy.read)),
+            write: PathIndex::new(Identity::Stored, fs_items(&policy.write)),
+            deny: PathIndex::new(Identity::Collision, fs_items(&policy.deny)),
+            write_deny: PathIndex::new(Identity::Collision, fs_items(&policy.write_deny)),
+        }
+    }
+    /// The exclusion of this layer covering `path`, if any.
+    pub fn excluded(&self, path: &str) -> Option<&'a FsEntry> {
+        self.deny.covering(path).first().map(|(_, e)| *e)
+    }
+    /// Writing `path` in this layer: `Ok(deciding write entry)` or `Err(the exclusion, if
+    /// one withholds it)`.
+    pub fn write(&self, path: &str) -> Result<(usize, &'a FsEntry), Option<&'a FsEntry>> {
+        if let Some(e) = self.excluded(path) {
+            return Err(Some(e));
+        }
+        if let Some((_, e)) = self.write_deny.covering(path).first() {
+            return Err(Some(e));
+        }
+        self.write.covering(path).first().copied().ok_or(None)
+    }
+    /// Reading `path` in this layer (writing reads).
+    pub fn read(&self, path: &str) -> Result<(usize, &'a FsEntry), Option<&'a FsEntry>> {
+        if let Some(e) = self.excluded(path) {
+            return Err(Some(e));
+        }
+        let r = self.read.covering(path).first().copied();
+        let w = self.write.covering(path).first().copied();
+        match (r, w) {
+            (Some(a), Some(b)) => Ok(if b.0 >= a.0 { b } else { a }),
+            (Some(a), None) | (None, Some(a)) => Ok(a),
+            (None, None) => Err(None),
+        }
+    }
+    /// Whether this layer writes the root and excludes nothing (spec §4.3 `is_restrictive`).
+    pub fn unrestrictive(&self) -> bool {
+        self.policy.deny.is_empty()
+            && self.policy.write_deny.is_empty()
+            && self
+                .policy
+                .write
+                .iter()
+                .any(|e| components(e.path.real().as_str()).is_empty())
+    }
+}
+
+/// One layer's exec directory keys, indexed.
+#[derive(Debug)]
+pub struct ExecIndex<'a> {
+    pub every: bool,
+    pub rules: &'a [ExecRule],
+    pub dir_allow: PathIndex<'a, ExecRule>,
+    pub dir_deny: PathIndex<'a, ExecRule>,
+}
+
+impl<'a> ExecIndex<'a> {
+    pub fn new(layer: &'a Capabilities) -> Option<Self> {
+        let g = layer.exec.as_ref()?;
+        let dirs = |want_allow: bool| {
+            g.rules()
+                .iter()
+                .filter_map(move |r| match (&r.key, &r.policy) {
+                    (ExecKey::Dir(p), ExecPolicy::Deny) if !want_allow => {
+                        Some((p.real().as_str(), r))
+                    }
+                    (ExecKey::Dir(p), ExecPolicy::Allow | ExecPolicy::Subcommands(_))
+                        if want_allow =>
+                    {
+                        Some((p.real().as_str(), r))
+                    }
+                    _ => None,
+                })
+        };
+        Some(ExecIndex {
+            every: g.every(),
+            rules: g.rules(),
+            dir_allow: PathIndex::new(Identity::Stored, dirs(true)),
+            dir_deny: PathIndex::new(Identity::Collision, dirs(false)),
+        })
+    }
+    /// Whether everything beneath directory `path` runs in this layer with full evidence:
+    /// the deepest `Dir` keys covering it are allowances only (`Any` counts as the root).
+    /// `Ok(None)` for `Any`, `Ok(Some(rule))` for the deciding key.
+    pub fn runs_dir(&self, path: &str) -> Result<Option<&'a ExecRule>, Option<&'a ExecRule>> {
+        let a = self.dir_allow.covering(path);
+        let d = self.dir_deny.covering(path);
+        let best_a = a.first().copied();
+        let best_d = d.first().copied();
+        match (best_a, best_d) {
+            (_, Some((dd, r))) if best_a.is_none_or(|(ad, _)| dd >= ad) => Err(Some(r)),
+            (Some((_, r)), _) => {
+                if matches!(r.policy, ExecPolicy::Allow) {
+                    Ok(Some(r))
+                } else {
+                    Err(Some(r))
+                }
+            }
+            _ if self.every => Ok(None),
+            _ => Err(None),
+        }
+    }
+    /// Whether this layer admits every program with no exclusion.
+    pub fn unrestrictive(&self) -> bool {
+        self.every && self.rules.is_empty()
+    }
+}
+
+/// The layers, indexed once.
+#[derive(Debug)]
+pub struct StackIndex<'a> {
+    pub layers: &'a [Capabilities],
+    /// The model, when the lints run over a composed stack.
+    pub stack: Option<&'a GrantStack>,
+    /// `(layer index, its fs)`, for layers that opine on fs.
+    pub fs: Vec<(usize, FsIndex<'a>)>,
+    /// `(layer index, its exec)`, for layers that opine on exec.
+    pub exec: Vec<(usize, ExecIndex<'a>)>,
+}
+
+impl<'a> StackIndex<'a> {
+    pub fn new(layers: &'a [Capabilities]) -> Self {
+        StackIndex {
+            layers,
+            stack: None,
+            fs: layers
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| l.fs.as_ref().map(|f| (i, FsIndex::new(f))))
+                .collect(),
+            exec: layers
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| ExecIndex::new(l).map(|e| (i, e)))
+                .collect(),
+        }
+    }
+    /// The layers of a composed stack, judged by the model.
+    pub fn of_stack(stack: &'a GrantStack) -> Self {
+        StackIndex {
+            stack: Some(stack),
+            ..StackIndex::new(stack.layers())
+        }
+    }
+    /// Some layer restricts the file system.
+    pub fn fs_restricted(&self) -> bool {
+        match self.stack {
+            Some(st) => st.fs_restricted(),
+            None => self.fs.iter().any(|(_, f)| !f.unrestrictive()),
+        }
+    }
+    /// Some layer restricts exec.
+    pub fn exec_restricted(&self) -> bool {
+        match self.stack {
+            Some(st) => st.exec_restricted(),
+            None => self.exec.iter().any(|(_, e)| !e.unrestrictive()),
+        }
+    }
+    /// Writing real `path` under the stack: `Some(a deciding entry)` when every fs layer
+    /// writes it (`Some(None)` when no layer opines), `None` when some layer withholds it.
+    pub fn writable(&self, path: &str) -> Option<Option<Origin>> {
+        self.judge(FsOp::Write, path)
+    }
+    /// Reading real `path` under the stack, the same way.
+    pub fn readable(&self, path: &str) -> Option<Option<Origin>> {
+        self.judge(FsOp::Read, path)
+    }
+    fn judge(&self, op: FsOp, path: &str) -> Option<Option<Origin>> {
+        if let Some(st) = self.stack {
+            let g = st
+                .judge_real(op, &RealPath::from_resolved(path), &AlreadyReal)
+                .ok()?;
+            // the deciding entry of the last opining layer (the one pushed last)
+            return Some(g.decided_by.last().map(|c| (*c.origin).clone()));
+        }
+        let per_layer = self.fs.iter().map(|(_, f)| match op {
+            FsOp::Read => f.read(path).ok(),
+            FsOp::Write => f.write(path).ok(),
+        });
+        deepest(per_layer).map(|e| e.map(|e| e.origin.clone()))
+    }
+    /// Directory `path` runs under the stack: every exec layer runs it with full evidence.
+    /// `Some(deepest deciding key)`; `Some(None)` when only `Any` (or no layer) decides.
+    pub fn runs_dir(&self, path: &str) -> Option<Option<&'a ExecRule>> {
+        let mut best: Option<(usize, &'a ExecRule)> = None;
+        for (_, e) in &self.exec {
+            match e.runs_dir(path) {
+                Err(_) => return None,
+                Ok(None) => {}
+                Ok(Some(r)) => {
+                    let d = match &r.key {
+                        ExecKey::Dir(p) => components(p.real().as_str()).len(),
+                        _ => 0,
+                    };
+                    if best.is_none_or(|(bd, _)| d > bd) {
+                        best = Some((d, r));
+                    }
+                }
+            }
+        }
+        Some(best.map(|(_, r)| r))
+    }
+    /// An fs exclusion of any layer covering `path`.
+    pub fn excluded(&self, path: &str) -> Option<&'a FsEntry> {
+        self.fs.iter().find_map(|(_, f)| f.excluded(path))
+    }
+}
+
+fn deepest<'a>(
+    per_layer: impl Iterator<Item = Option<(usize, &'a FsEntry)>>,
+) -> Option<Option<&'a FsEntry>> {
+    let mut best: Option<(usize, &'a FsEntry)> = None;
+    for v in per_layer {
+        let (d, e) = v?;
+        if best.is_none_or(|(bd, _)| d > bd) {
+            best = Some((d, e));
+        }
+    }
+    Some(best.map(|(_, e)| e))
+}
+
+/// The resolver handed to `GrantStack::judge_real` for paths that are already real: the
+/// lints ask only about real paths taken from frozen entries, so nothing is resolved.
+struct AlreadyReal;
+
+impl Resolve for AlreadyReal {
+    fn which(&self, _name: &str) -> Option<(String, RealPath)> {
+        None
+    }
+    fn real(&self, path: &str) -> Option<RealPath> {
+        Some(RealPath::from_resolved(path))
+    }
+    fn cwd(&self) -> &str {
+        "/"
+    }
+}
+
+/// `file:line:col` of an origin.
+pub fn at(o: &Origin) -> String {
+    format!("{}:{}:{}", o.file, o.line, o.column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceMap;
+    use crate::lint::testkit::LayerBuilder;
+
+    #[test]
+    fn an_exclusion_beats_a_deeper_allowance_and_matches_every_spelling() {
+        let mut sm = SourceMap::new();
+        let l = LayerBuilder::new("a.ral")
+            .write("/home/u/p")
+            .write("/home/u/p/Secret/ok")
+            .deny("/home/u/p/secret")
+            .build(&mut sm);
+        let layers = [l];
+        let s = StackIndex::new(&layers);
+        assert!(s.writable("/home/u/p/x").is_some());
+        assert!(s.writable("/home/u/p/Secret/ok/x").is_none());
+        assert!(s.writable("/home/u/other").is_none());
+        assert!(s.readable("/home/u/p/x").is_some());
+    }
+
+    #[test]
+    fn deeper_exec_dir_beats_shallower() {
+        let mut sm = SourceMap::new();
+        let l = LayerBuilder::new("a.ral")
+            .exec_dir("/opt/", ExecPolicy::Allow)
+            .exec_dir("/opt/bad/", ExecPolicy::Deny)
+            .exec_dir("/opt/bad/good/", ExecPolicy::Allow)
+            .build(&mut sm);
+        let layers = [l];
+        let s = StackIndex::new(&layers);
+        assert!(s.runs_dir("/opt/x").is_some());
+        assert!(s.runs_dir("/opt/bad/x").is_none());
+        assert!(s.runs_dir("/opt/bad/good/x").is_some());
+        assert!(s.runs_dir("/usr").is_none());
+    }
+
+    #[test]
+    fn beneath_scans_only_descendants() {
+        let items = [
+            ("/a/b".to_string(), 1),
+            ("/a/bc".to_string(), 2),
+            ("/a/b/c".to_string(), 3),
+        ];
+        let idx = PathIndex::new(Identity::Stored, items.iter().map(|(p, t)| (p.as_str(), t)));
+        assert_eq!(idx.beneath("/a/b"), vec![&3]);
+        assert_eq!(idx.beneath("/").len(), 3);
+    }
+}

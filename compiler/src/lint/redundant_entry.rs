@@ -1,0 +1,183 @@
+//! `redundant-entry`: an entry another entry of the same layer and the same polarity
+//! already covers (a read prefix beneath a read or write prefix — writing reads —, a write
+//! beneath a write, a deny beneath a deny, an exec directory beneath a directory of the
+//! same policy with nothing of the other policy between them). Reads one layer at a time.
+
+use super::judge::{at, components, ExecIndex, FsIndex, PathIndex};
+use super::{Finding, Level, Lint, LintInfo, LintInput};
+use crate::capability::layer::{ExecKey, ExecRule, FsEntry, Origin};
+use crate::typecheck::profile::{ExecKeyForm, ExecPolicy};
+
+pub static INFO: LintInfo = LintInfo {
+    name: "redundant-entry",
+    default_level: Level::Warn,
+    authoring: true,
+    summary: "an entry another entry of the same layer already covers",
+    what: "Reports an entry that adds nothing to its layer because another entry of the same layer and polarity covers it: a read prefix beneath a read or write prefix (writing reads), a write prefix beneath a write prefix, an exclusion beneath an exclusion, an exec directory beneath a directory with the same policy and no key of the other policy between them. Of two entries naming the same place, the later is reported. Selector keys (`path:`, `system:`, …) are never judged redundant: what they name depends on the machine.",
+    why: "Redundant entries make a profile longer to review and hide which entry decides; removing the covering entry later silently changes what the redundant one was thought to do.",
+    example: "[\n  fs: [read: ['~/src', '~/src/app']],\n]",
+    fix: "Remove the covered entry (or the covering one, if the narrower was meant).",
+};
+
+pub struct RedundantEntry;
+
+fn earlier(a: &Origin, b: &Origin) -> bool {
+    (a.span.file, a.span.start) < (b.span.file, b.span.start)
+}
+
+fn fs_cover<'a>(
+    e: &'a FsEntry,
+    idx: &PathIndex<'a, FsEntry>,
+    same_kind: bool,
+) -> Option<&'a FsEntry> {
+    let own = components(e.path.real().as_str()).len();
+    idx.covering(e.path.real().as_str())
+        .into_iter()
+        .find(|(d, c)| {
+            !std::ptr::eq(*c, e) && (*d < own || !same_kind || earlier(&c.origin, &e.origin))
+        })
+        .map(|(_, c)| c)
+}
+
+fn push(out: &mut Vec<Finding>, what: &str, e: &Origin, by: &Origin) {
+    out.push(
+        Finding::new(
+            format!(
+                "the {what} `{}` is already covered by `{}` ({})",
+                e.written,
+                by.written,
+                at(by)
+            ),
+            Some(e.span),
+        )
+        .with_label(by.span, "covered by this entry")
+        .with_help("remove the covered entry"),
+    );
+}
+
+fn exec_cover<'a>(
+    r: &'a ExecRule,
+    x: &ExecIndex<'a>,
+    eligible: impl Fn(&ExecRule) -> bool,
+) -> Option<&'a ExecRule> {
+    let ExecKey::Dir(p) = &r.key else {
+        return None;
+    };
+    let path = p.real().as_str();
+    let own = components(path).len();
+    let (same, other) = match r.policy {
+        ExecPolicy::Allow => (&x.dir_allow, &x.dir_deny),
+        ExecPolicy::Deny => (&x.dir_deny, &x.dir_allow),
+        ExecPolicy::Subcommands(_) => return None,
+    };
+    let cover = same.covering(path).into_iter().find(|(d, c)| {
+        !std::ptr::eq(*c, r)
+            && eligible(c)
+            && c.policy == r.policy
+            && (*d < own || earlier(&c.origin, &r.origin))
+    })?;
+    // nothing of the other policy at a depth in (cover, own]
+    let between = other.covering(path).into_iter().any(|(d, _)| d >= cover.0);
+    (!between).then_some(cover.1)
+}
+
+impl Lint for RedundantEntry {
+    fn info(&self) -> &'static LintInfo {
+        &INFO
+    }
+    fn check(&self, input: &LintInput<'_>, out: &mut Vec<Finding>) {
+        let selectors: std::collections::BTreeSet<crate::diag::Span> = input
+            .typed
+            .iter()
+            .filter_map(|t| t.exec.as_ref())
+            .flat_map(|e| e.value.iter())
+            .filter(|e| matches!(e.form, ExecKeyForm::Selector(_)))
+            .map(|e| e.key_span)
+            .collect();
+        for layer in input.layers {
+            if let Some(fs) = &layer.fs {
+                let idx = FsIndex::new(fs);
+                for e in &fs.read {
+                    if let Some(c) =
+                        fs_cover(e, &idx.write, false).or_else(|| fs_cover(e, &idx.read, true))
+                    {
+                        push(out, "read prefix", &e.origin, &c.origin);
+                    }
+                }
+                for e in &fs.write {
+                    if let Some(c) = fs_cover(e, &idx.write, true) {
+                        push(out, "write prefix", &e.origin, &c.origin);
+                    }
+                }
+                for e in &fs.deny {
+                    if let Some(c) = fs_cover(e, &idx.deny, true) {
+                        push(out, "exclusion", &e.origin, &c.origin);
+                    }
+                }
+            }
+            if let Some(x) = ExecIndex::new(layer) {
+                for r in x.rules {
+                    // a selector's directories depend on the machine (`path:` names
+                    // `/usr/bin` here, not there): never redundant by accident of PATH
+                    if selectors.contains(&r.origin.span) {
+                        continue;
+                    }
+                    if let Some(c) = exec_cover(r, &x, |c| !selectors.contains(&c.origin.span)) {
+                        push(out, "exec directory", &r.origin, &c.origin);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceMap;
+    use crate::lint::testkit::{check, LayerBuilder};
+    use crate::typecheck::profile::ExecPolicy::*;
+
+    #[test]
+    fn fires_on_covered_entries() {
+        let mut sm = SourceMap::new();
+        let layers = vec![LayerBuilder::new("a.ral")
+            .read("/home/u/src/app")
+            .read("/home/u/src")
+            .read("/tmp/x")
+            .write("/tmp")
+            .write("/tmp")
+            .deny("/home/u/.ssh")
+            .deny("/home/u/.SSH/id")
+            .exec_dir("/usr/", Allow)
+            .exec_dir("/usr/bin/", Allow)
+            .build(&mut sm)];
+        let f = check(&RedundantEntry, &layers, &sm);
+        let msgs: Vec<_> = f.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(f.len(), 5, "{msgs:#?}");
+        assert!(msgs[0].starts_with("the read prefix `/home/u/src/app`"));
+        assert!(msgs[1].starts_with("the read prefix `/tmp/x`"));
+        assert!(msgs[2].starts_with("the write prefix `/tmp`"));
+        assert!(msgs[3].starts_with("the exclusion `/home/u/.SSH/id`"));
+        assert!(msgs[4].starts_with("the exec directory `/usr/bin/`"));
+    }
+
+    #[test]
+    fn is_silent_when_each_entry_adds_something() {
+        let mut sm = SourceMap::new();
+        let layers = vec![
+            LayerBuilder::new("a.ral")
+                .read("/home/u/src")
+                .read("/home/u/srcs")
+                .exec_dir("/usr/", Allow)
+                .exec_dir("/usr/local/", Deny)
+                .exec_dir("/usr/local/bin/", Allow)
+                .build(&mut sm),
+            // the same prefix in another layer is not redundant
+            LayerBuilder::new("b.ral")
+                .read("/home/u/src")
+                .build(&mut sm),
+        ];
+        assert!(check(&RedundantEntry, &layers, &sm).is_empty());
+    }
+}

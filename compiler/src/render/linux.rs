@@ -1,0 +1,355 @@
+//! The Linux renderer: a pure function from a `SandboxProjection` (and the admitted
+//! program) to a `LinuxPlan` — binds, deny masks, Landlock rules, the seccomp deny-set,
+//! namespaces, the fidelity report and what the plan refuses. It never touches the disk:
+//! what exists, and what is a symlink, is the launcher's to find out.
+
+use crate::capability::projection::{ExecProjection, SandboxProjection};
+use ralc_runtime::plan::{
+    seccomp_deny_set, within, Access, Bind, BindWhy, ExecAdmits, Fidelity, LandlockPlan,
+    LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options, LINUX_PLAN_VERSION,
+};
+
+/// The read-only system defaults a restricted fs still shows: the program tree, the
+/// dynamic linker's files, name resolution, user lookup, certificates and the
+/// alternatives links Debian's commands go through.
+pub const SYSTEM_DEFAULTS: &[&str] = &[
+    "/bin",
+    "/etc/alternatives",
+    "/etc/ca-certificates",
+    "/etc/gai.conf",
+    "/etc/group",
+    "/etc/host.conf",
+    "/etc/hosts",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/nsswitch.conf",
+    "/etc/passwd",
+    "/etc/protocols",
+    "/etc/resolv.conf",
+    "/etc/services",
+    "/etc/ssl",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/sbin",
+    "/usr",
+];
+
+/// Render the Linux plan. An empty `program.real` renders the stack's plan without a
+/// program (what `ralc render` prints when no `-- PROGRAM` is given).
+pub fn render(
+    projection: &SandboxProjection,
+    program: &LaunchProgram,
+    cwd: &str,
+    self_path: &str,
+) -> LinuxPlan {
+    let mut binds: Vec<Bind> = Vec::new();
+    let mut masks: Vec<Mask> = Vec::new();
+    let mut fidelity: Vec<Fidelity> = Vec::new();
+    let mut refused: Vec<String> = Vec::new();
+    let bind = |path: &str, access, layer, why| Bind {
+        path: path.to_string(),
+        access,
+        layer,
+        why,
+    };
+    let landlock_exec = match &projection.exec {
+        ExecProjection::Unrestricted => None,
+        ExecProjection::Restricted(rules) => {
+            let mut files: Vec<String> = rules.allow_files.clone();
+            if !program.real.is_empty() {
+                files.push(program.real.clone());
+            }
+            files.push(self_path.to_string());
+            fidelity.push(Fidelity {
+                path: self_path.to_string(),
+                note: "executable: ralc's own trampoline".to_string(),
+            });
+            fidelity.push(Fidelity {
+                path: "(dynamic loader)".to_string(),
+                note: "executable: the kernel opens the loader to start any dynamic program; \
+                       `ld.so FILE` maps a readable file without Landlock's Execute check"
+                    .to_string(),
+            });
+            Some(ExecAdmits {
+                files: sorted(files),
+                dirs: sorted(rules.allow_dirs.clone()),
+                deny_dirs: sorted(rules.deny_dirs.clone()),
+                deny_files: sorted(rules.deny_files.clone()),
+                deny_names: sorted(rules.deny_names.clone()),
+            })
+        }
+    };
+    let mut landlock = LandlockPlan {
+        exec: landlock_exec,
+        ..LandlockPlan::default()
+    };
+    let mut plan_cwd = cwd.to_string();
+    match &projection.fs {
+        None => {
+            binds.push(bind("/", Access::Writable, Layer::Shown, BindWhy::Root));
+        }
+        Some(fs) => {
+            for d in SYSTEM_DEFAULTS {
+                binds.push(bind(
+                    d,
+                    Access::ReadOnly,
+                    Layer::Shown,
+                    BindWhy::SystemDefault,
+                ));
+                fidelity.push(Fidelity {
+                    path: (*d).to_string(),
+                    note: "readable: a system default programs need to start".to_string(),
+                });
+            }
+            for p in &fs.floor {
+                binds.push(bind(p, Access::ReadOnly, Layer::Shown, BindWhy::Floor));
+            }
+            for p in &fs.read {
+                binds.push(bind(p, Access::ReadOnly, Layer::Shown, BindWhy::Read));
+            }
+            for p in &fs.write {
+                binds.push(bind(p, Access::Writable, Layer::Shown, BindWhy::Write));
+            }
+            let writable = |p: &str| fs.write.iter().any(|w| within(p, w));
+            if let ExecProjection::Restricted(rules) = &projection.exec {
+                for f in &rules.allow_files {
+                    binds.push(bind(f, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
+                    if writable(f) {
+                        binds.push(bind(f, Access::ReadOnly, Layer::Over, BindWhy::ExecAllow));
+                    }
+                }
+                for d in &rules.allow_dirs {
+                    binds.push(bind(d, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
+                }
+            }
+            binds.push(bind(
+                &program.real,
+                Access::ReadOnly,
+                Layer::Shown,
+                BindWhy::Image,
+            ));
+            if writable(&program.real) {
+                binds.push(bind(
+                    &program.real,
+                    Access::ReadOnly,
+                    Layer::Over,
+                    BindWhy::Image,
+                ));
+            }
+            for p in &fs.write_deny {
+                if writable(p) {
+                    binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny));
+                }
+            }
+            for d in &fs.deny {
+                if within("/proc", d) {
+                    refused.push(format!(
+                        "the exclusion {d} would hide /proc, through which the sandbox starts its trampoline"
+                    ));
+                }
+                masks.push(Mask { path: d.clone() });
+                if writable(d) {
+                    fidelity.push(Fidelity {
+                        path: d.clone(),
+                        note: "masked only if it exists at launch: bwrap cannot mask a name \
+                               that is absent under a writable prefix (the guard still refuses it)"
+                            .to_string(),
+                    });
+                }
+            }
+            landlock.fs_rights = true;
+            let shown: Vec<&Bind> = binds.iter().filter(|b| b.layer == Layer::Shown).collect();
+            if !shown.iter().any(|b| within(cwd, &b.path)) {
+                fidelity.push(Fidelity {
+                    path: cwd.to_string(),
+                    note: "not visible under the grant: the program starts in /".to_string(),
+                });
+                plan_cwd = "/".to_string();
+            }
+            landlock.read = sorted(
+                shown
+                    .iter()
+                    .filter(|b| b.access == Access::ReadOnly)
+                    .map(|b| b.path.clone())
+                    .collect(),
+            );
+            landlock.write = sorted(
+                shown
+                    .iter()
+                    .filter(|b| b.access == Access::Writable)
+                    .map(|b| b.path.clone())
+                    .collect(),
+            );
+        }
+    }
+    binds.push(bind(
+        self_path,
+        Access::ReadOnly,
+        Layer::Over,
+        BindWhy::SelfPin,
+    ));
+    for p in ["/dev", "/proc"] {
+        fidelity.push(Fidelity {
+            path: p.to_string(),
+            note: "the envelope's own (bwrap --dev / --proc)".to_string(),
+        });
+    }
+    if !cwd.starts_with('/') {
+        refused.push(format!("the working directory {cwd:?} is not absolute"));
+    }
+    // An empty program: the plan of the stack alone (`ralc render` without `-- PROGRAM`).
+    if !program.real.is_empty() && !program.real.starts_with('/') {
+        refused.push(format!(
+            "the program {:?} is not an absolute real path",
+            program.real
+        ));
+    }
+    // `/dev` and `/proc` are the envelope's own: a grant beneath them (the discard file
+    // `/dev/null`) is served by bwrap's `--dev` and `--proc`, not by a bind.
+    binds.retain(|b| !within(&b.path, "/dev") && !within(&b.path, "/proc"));
+    // One bind per path and layer: the writable one wins.
+    binds.sort_by(|a, b| {
+        (a.layer, &a.path, std::cmp::Reverse(a.access), a.why).cmp(&(
+            b.layer,
+            &b.path,
+            std::cmp::Reverse(b.access),
+            b.why,
+        ))
+    });
+    binds.dedup_by(|later, earlier| later.layer == earlier.layer && later.path == earlier.path);
+    masks.sort_by(|a, b| a.path.cmp(&b.path));
+    masks.dedup();
+    fidelity.sort();
+    fidelity.dedup();
+    refused.sort();
+    refused.dedup();
+    LinuxPlan {
+        version: LINUX_PLAN_VERSION,
+        program: program.clone(),
+        self_path: self_path.to_string(),
+        cwd: plan_cwd,
+        options: Options {
+            new_session: true,
+            die_with_parent: true,
+        },
+        namespaces: Namespaces {
+            ipc: true,
+            uts: true,
+            pid: true,
+            cgroup_try: true,
+            net: projection.net_offline,
+        },
+        offline: projection.net_offline,
+        fs_restricted: projection.fs.is_some(),
+        binds,
+        masks,
+        landlock,
+        seccomp: seccomp_deny_set(),
+        fidelity,
+        refused,
+    }
+}
+
+fn sorted(mut v: Vec<String>) -> Vec<String> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capability::projection::{FsProjection, KernelExecRules};
+
+    fn prog() -> LaunchProgram {
+        LaunchProgram {
+            real: "/usr/bin/true".into(),
+            argv0: "true".into(),
+            args: vec![],
+        }
+    }
+
+    #[test]
+    fn unrestricted_fs_binds_the_root_writable_and_the_self_pin_over() {
+        let plan = render(&SandboxProjection::default(), &prog(), "/w", "/x/ralc");
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/" && b.access == Access::Writable));
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/x/ralc" && b.layer == Layer::Over));
+        assert!(plan.landlock.exec.is_none());
+        assert!(!plan.landlock.fs_rights);
+        assert!(plan.refused.is_empty());
+        assert!(!plan.namespaces.net);
+    }
+
+    #[test]
+    fn restricted_projection_renders_binds_masks_and_exec_admits() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                read: vec!["/home/u/proj".into(), "/home/u/.config".into()],
+                write: vec!["/home/u/proj".into()],
+                floor: vec![],
+                deny: vec!["/home/u/proj/.env".into()],
+                write_deny: vec!["/home/u/proj/r.ral".into()],
+            }),
+            exec: ExecProjection::Restricted(KernelExecRules {
+                allow_dirs: vec!["/usr/bin".into()],
+                allow_files: vec!["/home/u/proj/run.sh".into()],
+                deny_dirs: vec![],
+                deny_files: vec![],
+                deny_names: vec!["bash".into()],
+            }),
+            net_offline: true,
+        };
+        let plan = render(&proj, &prog(), "/home/u/proj", "/x/ralc");
+        assert!(plan.offline && plan.namespaces.net);
+        assert!(plan.binds.iter().any(|b| b.path == "/home/u/proj"
+            && b.access == Access::Writable
+            && b.layer == Layer::Shown));
+        assert!(plan.binds.iter().any(|b| b.path == "/home/u/proj/r.ral"
+            && b.layer == Layer::Over
+            && b.why == BindWhy::WriteDeny));
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/home/u/proj/run.sh" && b.layer == Layer::Over));
+        assert_eq!(
+            plan.masks,
+            vec![Mask {
+                path: "/home/u/proj/.env".into()
+            }]
+        );
+        let ex = plan.landlock.exec.as_ref().unwrap();
+        assert!(ex.files.contains(&"/usr/bin/true".to_string()));
+        assert!(ex.files.contains(&"/x/ralc".to_string()));
+        assert_eq!(ex.deny_names, vec!["bash".to_string()]);
+        assert!(plan.landlock.write.contains(&"/home/u/proj".to_string()));
+        assert!(plan.fidelity.iter().any(|f| f.path == "/home/u/proj/.env"));
+        assert_eq!(plan.cwd, "/home/u/proj");
+        // Deterministic, and round-trips through JSON.
+        assert_eq!(render(&proj, &prog(), "/home/u/proj", "/x/ralc"), plan);
+        assert_eq!(LinuxPlan::from_json(&plan.to_json()), Ok(plan));
+    }
+
+    #[test]
+    fn a_deny_hiding_proc_is_refused_and_an_invisible_cwd_starts_in_root() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                deny: vec!["/".into()],
+                ..FsProjection::default()
+            }),
+            ..SandboxProjection::default()
+        };
+        let plan = render(&proj, &prog(), "/home/u", "/x/ralc");
+        assert_eq!(plan.refused.len(), 1);
+        assert_eq!(plan.cwd, "/");
+    }
+}

@@ -1,0 +1,252 @@
+//! Launch-latency benchmark. Alternates two launches and reports the median of each:
+//! by default the runtime's own launch of a `std:minimal`-shaped plan of `/bin/true`
+//! against plain `bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
+//! --die-with-parent --new-session /bin/true`; with `--cmd PROGRAM ARGS…` the first side is
+//! that command instead (e.g. `ralc run -p std:minimal -- /bin/true`). It serves the
+//! trampoline itself, so it must never do anything before `serve_warrant_if_asked`.
+
+#[cfg(target_os = "linux")]
+fn main() {
+    if let Some(code) = ralc_runtime::serve_warrant_if_asked() {
+        std::process::exit(code);
+    }
+    std::process::exit(bench::main());
+}
+
+#[cfg(not(target_os = "linux"))]
+fn main() {
+    eprintln!("ralc-launch-bench: Linux only");
+    std::process::exit(2);
+}
+
+#[cfg(target_os = "linux")]
+mod bench {
+    use ralc_runtime::linux::launch::{self, Host};
+    use ralc_runtime::plan::*;
+    use std::time::{Duration, Instant};
+
+    fn minimal_plan(cwd: &str) -> LinuxPlan {
+        let mut binds = Vec::new();
+        let mut b = |p: &str, access, why| {
+            binds.push(Bind {
+                path: p.into(),
+                access,
+                layer: Layer::Shown,
+                why,
+            })
+        };
+        for s in [
+            "/bin",
+            "/etc/alternatives",
+            "/etc/ld.so.cache",
+            "/etc/ld.so.conf",
+            "/etc/ld.so.conf.d",
+            "/etc/nsswitch.conf",
+            "/etc/passwd",
+            "/etc/group",
+            "/etc/hosts",
+            "/etc/localtime",
+            "/etc/resolv.conf",
+            "/etc/ssl",
+            "/lib",
+            "/lib64",
+            "/sbin",
+            "/usr",
+        ] {
+            b(s, Access::ReadOnly, BindWhy::SystemDefault);
+        }
+        b(cwd, Access::Writable, BindWhy::Write);
+        b("/tmp", Access::Writable, BindWhy::Write);
+        let dirs: Vec<String> = [
+            "/usr/bin",
+            "/usr/sbin",
+            "/usr/local/bin",
+            "/usr/libexec",
+            "/usr/lib/git-core",
+        ]
+        .iter()
+        .filter(|d| std::path::Path::new(d).is_dir())
+        .map(|d| d.to_string())
+        .collect();
+        LinuxPlan {
+            version: LINUX_PLAN_VERSION,
+            program: LaunchProgram {
+                real: "/usr/bin/true".into(),
+                argv0: "/bin/true".into(),
+                args: vec![],
+            },
+            self_path: "/proc/self/exe".into(),
+            cwd: cwd.into(),
+            options: Options {
+                new_session: true,
+                die_with_parent: true,
+            },
+            namespaces: Namespaces {
+                ipc: true,
+                uts: true,
+                pid: true,
+                cgroup_try: true,
+                net: false,
+            },
+            offline: false,
+            fs_restricted: true,
+            binds,
+            masks: vec![],
+            landlock: LandlockPlan {
+                exec: Some(ExecAdmits {
+                    files: vec!["/usr/bin/true".into()],
+                    dirs,
+                    deny_dirs: vec![],
+                    deny_files: vec![],
+                    deny_names: vec!["bash".into(), "zsh".into()],
+                }),
+                fs_rights: true,
+                read: vec![],
+                write: vec![],
+            },
+            seccomp: seccomp_deny_set(),
+            fidelity: vec![],
+            refused: vec![],
+        }
+    }
+
+    fn median(v: &mut [Duration]) -> Duration {
+        v.sort();
+        v[v.len() / 2]
+    }
+
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "benchmark: runs the compared commands"
+    )]
+    fn run_cmd(argv: &[String]) -> Result<(), String> {
+        let st = std::process::Command::new(&argv[0])
+            .args(&argv[1..])
+            .status()
+            .map_err(|e| format!("{}: {e}", argv[0]))?;
+        if !st.success() {
+            return Err(format!("{argv:?} exited {st}"));
+        }
+        Ok(())
+    }
+
+    pub fn main() -> i32 {
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let mut runs = 30usize;
+        let mut cmd: Option<Vec<String>> = None;
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].as_str() {
+                "--runs" => {
+                    runs = args.get(i + 1).and_then(|n| n.parse().ok()).unwrap_or(30);
+                    i += 2;
+                }
+                "--prepare-only" => {
+                    let cwd = std::env::current_dir()
+                        .unwrap()
+                        .to_str()
+                        .unwrap()
+                        .to_string();
+                    let mut plan = minimal_plan(&cwd);
+                    if args.iter().any(|a| a == "--no-names") {
+                        if let Some(ex) = &mut plan.landlock.exec {
+                            ex.deny_names.clear();
+                        }
+                    }
+                    let host = Host::probe();
+                    let pins = launch::pin_at_start().as_ref().unwrap();
+                    let mut v = Vec::new();
+                    let mut w = Vec::new();
+                    let spawn = args.iter().any(|a| a == "--spawn");
+                    for _ in 0..runs {
+                        let t = Instant::now();
+                        let p = launch::prepare(&plan, &host, pins).unwrap();
+                        v.push(t.elapsed());
+                        if spawn {
+                            let t = Instant::now();
+                            let _ = launch::spawn(p, pins);
+                            w.push(t.elapsed());
+                        }
+                    }
+                    println!(
+                        "prepare median {:.2} ms",
+                        median(&mut v).as_secs_f64() * 1e3
+                    );
+                    if spawn {
+                        println!("spawn median {:.2} ms", median(&mut w).as_secs_f64() * 1e3);
+                    }
+                    return 0;
+                }
+                "--cmd" => {
+                    cmd = Some(args[i + 1..].to_vec());
+                    break;
+                }
+                "--no-names" | "--spawn" => i += 1,
+                other => {
+                    eprintln!(
+                        "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS…] (not {other})"
+                    );
+                    return 2;
+                }
+            }
+        }
+        let cwd = std::env::current_dir()
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_string))
+            .unwrap_or_else(|| "/tmp".into());
+        let plan = minimal_plan(&cwd);
+        let host = Host::probe();
+        let baseline: Vec<String> = "bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent --new-session /bin/true"
+            .split(' ')
+            .map(str::to_string)
+            .collect();
+        let mut ours = Vec::new();
+        let mut base = Vec::new();
+        // One warm-up of each.
+        for round in 0..=runs {
+            let t = Instant::now();
+            let r = match &cmd {
+                Some(c) => run_cmd(c),
+                None => launch::run(&plan, &host)
+                    .map_err(|e| e.to_string())
+                    .and_then(|c| {
+                        if c == 0 {
+                            Ok(())
+                        } else {
+                            Err(format!("exit {c}"))
+                        }
+                    }),
+            };
+            let d = t.elapsed();
+            if let Err(e) = r {
+                eprintln!("launch failed: {e}");
+                return 1;
+            }
+            let t = Instant::now();
+            if let Err(e) = run_cmd(&baseline) {
+                eprintln!("baseline failed: {e}");
+                return 1;
+            }
+            let b = t.elapsed();
+            if round > 0 {
+                ours.push(d);
+                base.push(b);
+            }
+        }
+        let mo = median(&mut ours);
+        let mb = median(&mut base);
+        let what = match &cmd {
+            Some(c) => c.join(" "),
+            None => "runtime launch of a std:minimal-shaped plan of /bin/true".to_string(),
+        };
+        println!("runs: {runs} each, alternating");
+        println!("ours:     {what}: median {:.2} ms", mo.as_secs_f64() * 1e3);
+        println!(
+            "baseline: {}: median {:.2} ms",
+            baseline.join(" "),
+            mb.as_secs_f64() * 1e3
+        );
+        println!("ratio: {:.2}", mo.as_secs_f64() / mb.as_secs_f64());
+        0
+    }
+}

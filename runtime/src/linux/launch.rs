@@ -1,0 +1,790 @@
+//! The launch: pin this executable (`/proc/self/exe`) and bwrap at start; open every bind
+//! target by handle with no symlink followed; build the Landlock ruleset, the seccomp
+//! programs, the warrant and bwrap's options on sealed memfds at the slot table's
+//! descriptors; spawn bwrap (by its pin) whose payload is `/proc/self/fd/<pin> --warrant`;
+//! propagate the exit status. It never runs a program less confined than the plan asks:
+//! anything it cannot establish is a `Refusal` (exit 126).
+
+use super::bwrap::{self, Op};
+use super::handle::{self, Kind, Opened};
+use super::landlock::{self, Ruleset};
+use super::memfd;
+use super::refusal::Refusal;
+use super::seccomp;
+use super::warrant::{slot, Confinement, Warrant};
+use crate::plan::{within, Access, BindWhy, Layer, LinuxPlan, LINUX_PLAN_VERSION};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::sync::OnceLock;
+
+/// Exit code when nothing ran.
+pub const EXIT_REFUSED: i32 = 126;
+/// Exit code when the program does not exist.
+pub const EXIT_MISSING: i32 = 127;
+
+/// Loader-injection variables removed from the child's environment.
+pub const LOADER_VARS: [&str; 3] = ["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"];
+
+/// The executables pinned at start.
+#[derive(Debug)]
+pub struct Pins {
+    /// This executable, the trampoline.
+    pub own: OwnedFd,
+    /// bwrap, found once on the process's own `PATH` (`None`: not found).
+    pub bwrap: Option<(OwnedFd, String)>,
+    /// What the pinned bwrap can do, asked once.
+    abilities: OnceLock<Result<bwrap::Abilities, String>>,
+}
+
+impl Pins {
+    /// Pin this executable beside a given bwrap pin (`find_bwrap`'s result).
+    pub fn with_bwrap(bwrap: Option<(OwnedFd, String)>) -> Result<Pins, String> {
+        let own =
+            open_path_following("/proc/self/exe").map_err(|e| format!("/proc/self/exe: {e}"))?;
+        Ok(Pins {
+            own,
+            bwrap,
+            abilities: OnceLock::new(),
+        })
+    }
+    /// The bwrap pin's current name, if bwrap was found.
+    pub fn bwrap_name(&self) -> Option<&str> {
+        self.bwrap.as_ref().map(|(_, n)| n.as_str())
+    }
+}
+
+static PINS: OnceLock<Result<Pins, String>> = OnceLock::new();
+
+/// Pin this executable and bwrap (idempotent; the first call wins).
+pub fn pin_at_start() -> &'static Result<Pins, String> {
+    PINS.get_or_init(pin)
+}
+
+fn pin() -> Result<Pins, String> {
+    Pins::with_bwrap(find_bwrap(&search_path()))
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "bwrap is found on the process's own PATH, once, at start"
+)]
+fn search_path() -> String {
+    std::env::var("PATH").unwrap_or_default()
+}
+
+/// Find `bwrap` on `path` (absolute entries only) and pin it.
+pub fn find_bwrap(path: &str) -> Option<(OwnedFd, String)> {
+    for dir in path.split(':') {
+        if !dir.starts_with('/') {
+            continue;
+        }
+        let cand = format!("{}/bwrap", dir.trim_end_matches('/'));
+        let Ok(md) = std::fs::metadata(&cand) else {
+            continue;
+        };
+        if !md.is_file() {
+            continue;
+        }
+        if let Ok(fd) = open_path_following(&cand) {
+            let name = handle::name_of(&fd).unwrap_or(cand);
+            return Some((fd, name));
+        }
+    }
+    None
+}
+
+fn open_path_following(path: &str) -> std::io::Result<OwnedFd> {
+    let c = std::ffi::CString::new(path)?;
+    // SAFETY: a valid C string; O_PATH opens nothing for I/O.
+    let fd = unsafe { libc::open(c.as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: freshly returned by the kernel.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// The host facts a launch depends on, probed once per launch (tests may construct
+/// their own to exercise refusals).
+#[derive(Clone, Debug)]
+pub struct Host {
+    pub landlock_abi: u32,
+    /// The inode of this process's network namespace.
+    pub netns: Option<u64>,
+    /// The inode of this process's mount namespace (the trampoline refuses to run in it).
+    pub mntns: Option<u64>,
+}
+
+impl Host {
+    pub fn probe() -> Host {
+        Host {
+            landlock_abi: landlock::abi(),
+            netns: ns_inode("/proc/self/ns/net"),
+            mntns: ns_inode("/proc/self/ns/mnt"),
+        }
+    }
+}
+
+/// The inode a namespace link names (`net:[4026531840]`).
+pub fn ns_inode(link: &str) -> Option<u64> {
+    let t = std::fs::read_link(link).ok()?;
+    let t = t.to_str()?;
+    let (_, rest) = t.split_once(":[")?;
+    rest.strip_suffix(']')?.parse().ok()
+}
+
+/// A launch prepared to the last step: every handle opened, every carrier sealed.
+#[derive(Debug)]
+pub struct Prepared {
+    /// bwrap's options (carried on `--args`).
+    pub options: Vec<String>,
+    /// Notes the launcher made (dropped binds, unmaskable denies), for the report.
+    pub notes: Vec<String>,
+    landlock: Option<PendingLandlock>,
+    handoff: Vec<(OwnedFd, RawFd)>,
+    reach: Option<OwnedFd>,
+    bwrap: RawFd,
+}
+
+impl Prepared {
+    /// The bwrap command line, one argument per line as `render --argv` prints it (the
+    /// options inline; at launch they travel on `--args 98`).
+    pub fn argv(&self, bwrap_name: &str) -> Vec<String> {
+        let mut v = vec![bwrap_name.to_string()];
+        v.extend(self.options.iter().cloned());
+        v.push("--".into());
+        v.push(format!("/proc/self/fd/{}", slot::PIN));
+        v.push("--warrant".into());
+        v
+    }
+}
+
+/// The Landlock ruleset still to build: what it handles, the exec admits, and the
+/// handles of the fs rules.
+#[derive(Debug)]
+struct PendingLandlock {
+    handled: u64,
+    exec: Option<crate::plan::ExecAdmits>,
+    program: String,
+    own: OwnedFd,
+    fs_rules: Vec<(OwnedFd, Kind, u64)>,
+}
+
+impl PendingLandlock {
+    fn build(&self) -> Result<Ruleset, Refusal> {
+        let mut rs = Ruleset::new(self.handled)?;
+        if let Some(ex) = &self.exec {
+            rs.allow(self.own.as_raw_fd(), Kind::File, landlock::EXECUTE)?;
+            rs.admit_file(&self.program)?;
+            for l in loaders() {
+                rs.admit_file(&l)?;
+            }
+            for f in &ex.files {
+                rs.admit_file(f)?;
+            }
+            for d in &ex.dirs {
+                rs.admit_dir(d, ex)?;
+            }
+        }
+        for (fd, kind, rights) in &self.fs_rules {
+            rs.allow(fd.as_raw_fd(), *kind, *rights)?;
+        }
+        Ok(rs)
+    }
+}
+
+struct Kept {
+    path: String,
+    access: Access,
+    layer: Layer,
+    fd: OwnedFd,
+    kind: Kind,
+}
+
+/// Launch the plan; returns the exit code (refusals print their reason and give 126).
+pub fn launch(plan: &LinuxPlan) -> i32 {
+    let host = Host::probe();
+    match run(plan, &host) {
+        Ok(code) => code,
+        Err(r) => {
+            eprintln!("ralc: refused: {r}");
+            EXIT_REFUSED
+        }
+    }
+}
+
+/// Prepare and spawn under the given host facts.
+pub fn run(plan: &LinuxPlan, host: &Host) -> Result<i32, Refusal> {
+    let pins = pin_at_start()
+        .as_ref()
+        .map_err(|e| Refusal::NoSelfPin(e.clone()))?;
+    let prepared = prepare(plan, host, pins)?;
+    spawn(prepared, pins)
+}
+
+/// Ask the pinned bwrap (once) whether it builds our envelope: descriptor binds,
+/// `--add-seccomp-fd`, `--args`.
+pub fn check_bwrap(pins: &Pins) -> Result<(), Refusal> {
+    let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
+        return Err(Refusal::NoBwrap);
+    };
+    let ab = bwrap::probe(bwrap_fd, bwrap_name, &pins.abilities)?;
+    if !ab.fd_binds {
+        return Err(Refusal::BwrapWithoutFdBinds {
+            bwrap: bwrap_name.clone(),
+        });
+    }
+    if !ab.add_seccomp_fd || !ab.args {
+        return Err(Refusal::BwrapUnusable {
+            bwrap: bwrap_name.clone(),
+            why: "it has no --add-seccomp-fd or --args".to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Every check a launch makes, without launching: `prepare`, the bwrap probe, and the
+/// Landlock ruleset built eagerly. Returns the number of Landlock rules.
+pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusal> {
+    let p = prepare(plan, host, pins)?;
+    check_bwrap(pins)?;
+    match &p.landlock {
+        Some(l) => Ok(l.build()?.rules()),
+        None => Ok(0),
+    }
+}
+
+/// Everything before the spawn. bwrap is not asked here: one that lacks an option fails
+/// before the trampoline is reached, and the trampoline refuses to run outside an envelope;
+/// only then is bwrap asked, for the reason (`spawn`).
+pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
+    if plan.version != LINUX_PLAN_VERSION {
+        return Err(Refusal::Version(plan.version));
+    }
+    if !plan.refused.is_empty() {
+        return Err(Refusal::Plan(plan.refused.clone()));
+    }
+    if plan.offline && !plan.namespaces.net {
+        return Err(Refusal::OfflineWithoutNetns);
+    }
+    if plan.offline && host.netns.is_none() {
+        return Err(Refusal::OfflineWithoutNetns);
+    }
+    for m in &plan.masks {
+        if within("/proc", &m.path) {
+            return Err(Refusal::DenyHidesProc {
+                path: m.path.clone(),
+            });
+        }
+    }
+    let Some((bwrap_fd, _)) = &pins.bwrap else {
+        return Err(Refusal::NoBwrap);
+    };
+    if plan.landlock.exec.is_some() && host.landlock_abi == 0 {
+        return Err(Refusal::NoLandlock);
+    }
+
+    let mut notes = Vec::new();
+    // Binds: Shown first, parents before children.
+    let mut binds: Vec<&crate::plan::Bind> = plan
+        .binds
+        .iter()
+        .filter(|b| b.why != BindWhy::SelfPin)
+        .collect();
+    binds.sort_by(|a, b| {
+        (a.layer, &a.path, std::cmp::Reverse(a.access)).cmp(&(
+            b.layer,
+            &b.path,
+            std::cmp::Reverse(b.access),
+        ))
+    });
+    let mut kept: Vec<Kept> = Vec::new();
+    let mut symlinks: Vec<Op> = Vec::new();
+    for b in binds {
+        if b.layer == Layer::Shown
+            && kept.iter().any(|k| {
+                k.layer == Layer::Shown
+                    && within(&b.path, &k.path)
+                    && (b.access == Access::ReadOnly || k.access == Access::Writable)
+            })
+        {
+            continue;
+        }
+        match handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))? {
+            Opened::Absent => notes.push(format!("{} is absent: not bound", b.path)),
+            Opened::Symlink => {
+                if b.why == BindWhy::SystemDefault {
+                    if handle::lkind(&b.path) == Some(Kind::Symlink) {
+                        let t = std::fs::read_link(&b.path).map_err(|e| Refusal::io(&b.path, e))?;
+                        let t = t
+                            .to_str()
+                            .ok_or_else(|| Refusal::BadName(b.path.clone()))?
+                            .to_string();
+                        symlinks.push(Op::Symlink {
+                            target: t,
+                            path: b.path.clone(),
+                        });
+                    }
+                    continue;
+                }
+                return Err(Refusal::SymlinkPlanted {
+                    path: b.path.clone(),
+                });
+            }
+            Opened::Found(fd) => {
+                let now = handle::name_of(&fd).unwrap_or_default();
+                if now != b.path {
+                    return Err(Refusal::Redirected {
+                        path: b.path.clone(),
+                        now,
+                    });
+                }
+                let kind = handle::kind_of(&fd).map_err(|e| Refusal::io(&b.path, e))?;
+                kept.push(Kept {
+                    path: b.path.clone(),
+                    access: b.access,
+                    layer: b.layer,
+                    fd,
+                    kind,
+                });
+            }
+        }
+    }
+    // Masks, wherever a Shown bind shows them.
+    let mut masks: Vec<Op> = Vec::new();
+    let mut mask_paths: Vec<&str> = plan.masks.iter().map(|m| m.path.as_str()).collect();
+    mask_paths.sort();
+    mask_paths.dedup();
+    let mut masked: Vec<String> = Vec::new();
+    for m in mask_paths {
+        // Within a directory already masked: hidden already (and the empty read-only
+        // tmpfs there has no mount point to offer).
+        if masked.iter().any(|d| within(m, d)) {
+            continue;
+        }
+        let shown = kept
+            .iter()
+            .filter(|k| k.layer == Layer::Shown)
+            .any(|k| within(m, &k.path) || within(&k.path, m));
+        if !shown {
+            continue;
+        }
+        match handle::open_real(m).map_err(|e| Refusal::io(m, e))? {
+            Opened::Absent => {
+                if kept
+                    .iter()
+                    .any(|k| k.access == Access::Writable && within(m, &k.path))
+                {
+                    notes.push(format!(
+                        "{m} does not exist under a writable bind: bwrap cannot mask it (the guard still refuses it)"
+                    ));
+                }
+            }
+            Opened::Symlink => {
+                return Err(Refusal::SymlinkPlanted {
+                    path: m.to_string(),
+                })
+            }
+            Opened::Found(fd) => {
+                let now = handle::name_of(&fd).unwrap_or_default();
+                if now != m {
+                    return Err(Refusal::Redirected {
+                        path: m.to_string(),
+                        now,
+                    });
+                }
+                match handle::kind_of(&fd).map_err(|e| Refusal::io(m, e))? {
+                    Kind::Dir => {
+                        masked.push(m.to_string());
+                        masks.push(Op::MaskDir {
+                            path: m.to_string(),
+                        })
+                    }
+                    _ => masks.push(Op::MaskFile {
+                        path: m.to_string(),
+                    }),
+                }
+            }
+        }
+    }
+
+    // Landlock, built in the parent from these handles; the expansion runs while bwrap
+    // builds the envelope (`spawn`), and the ruleset reaches the trampoline over the
+    // reach socket before it may exec anything.
+    let wants_fs = plan.landlock.fs_rights && host.landlock_abi > 0;
+    let mut pending: Option<PendingLandlock> = None;
+    if plan.landlock.exec.is_some() || wants_fs {
+        let abi = host.landlock_abi;
+        let mut handled = 0;
+        if plan.landlock.exec.is_some() {
+            handled |= landlock::EXECUTE;
+        }
+        if wants_fs {
+            handled |= landlock::read_rights() | landlock::write_rights(abi);
+        }
+        if abi >= 2 {
+            handled |= landlock::REFER;
+        }
+        let mut fs_rules = Vec::new();
+        if wants_fs {
+            for k in &kept {
+                let r = match k.access {
+                    Access::ReadOnly => landlock::read_rights(),
+                    Access::Writable => landlock::read_rights() | landlock::write_rights(abi),
+                };
+                let fd =
+                    handle::dup_above(k.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&k.path, e))?;
+                fs_rules.push((fd, k.kind, r));
+            }
+        }
+        pending = Some(PendingLandlock {
+            handled,
+            exec: plan.landlock.exec.clone(),
+            program: plan.program.real.clone(),
+            own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
+            fs_rules,
+        });
+    }
+
+    // The hand-off table.
+    let mut handoff: Vec<(OwnedFd, RawFd)> = Vec::new();
+    let mut ops: Vec<Op> = Vec::new();
+    let mut next_mount = slot::MOUNT;
+    let mut over: Vec<Op> = Vec::new();
+    for k in &kept {
+        if k.layer == Layer::Over && masked.iter().any(|d| within(&k.path, d)) {
+            continue;
+        }
+        let fd = handle::dup_above(k.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&k.path, e))?;
+        let op = Op::BindFd {
+            slot: next_mount,
+            path: k.path.clone(),
+            access: k.access,
+        };
+        handoff.push((fd, next_mount));
+        next_mount += 1;
+        match k.layer {
+            Layer::Shown => ops.push(op),
+            Layer::Over => over.push(op),
+        }
+    }
+    // The pins, read-only at the names their inodes hold now, after every projection bind.
+    let mut pin_fds: Vec<(&OwnedFd, Option<String>)> =
+        vec![(&pins.own, handle::name_of(&pins.own))];
+    pin_fds.push((bwrap_fd, handle::name_of(bwrap_fd)));
+    for (fd, name) in pin_fds {
+        let Some(name) = name else { continue };
+        if name.ends_with(" (deleted)") || !name.starts_with('/') {
+            continue;
+        }
+        let d = handle::dup_above(fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&name, e))?;
+        over.push(Op::BindFd {
+            slot: next_mount,
+            path: name,
+            access: Access::ReadOnly,
+        });
+        handoff.push((d, next_mount));
+        next_mount += 1;
+    }
+    ops.extend(symlinks);
+    ops.extend(masks);
+    ops.push(Op::Dev);
+    ops.push(Op::Proc);
+    ops.extend(over);
+
+    let progs = seccomp::programs(&plan.seccomp).map_err(Refusal::Other)?;
+    if progs.len() > slot::SECCOMP_MAX {
+        return Err(Refusal::Other("too many seccomp programs".to_string()));
+    }
+    let mut seccomp_slots = Vec::new();
+    for (i, p) in progs.iter().enumerate() {
+        let fd = memfd::sealed("ralc-seccomp", p).map_err(|e| Refusal::io("seccomp memfd", e))?;
+        let s = slot::SECCOMP + i as i32;
+        handoff.push((fd, s));
+        seccomp_slots.push(s);
+    }
+    let options = bwrap::options(plan, &ops, &seccomp_slots)?;
+    let args = memfd::sealed("ralc-bwrap-args", &bwrap::args_payload(&options))
+        .map_err(|e| Refusal::io("bwrap args memfd", e))?;
+    handoff.push((args, slot::ARGS));
+
+    let confinement = match &pending {
+        None => Confinement::Unconfined,
+        Some(p) => Confinement::Landlock { handled: p.handled },
+    };
+    let warrant = Warrant {
+        confinement,
+        host_netns: if plan.offline { host.netns } else { None },
+        host_mntns: host.mntns,
+        real: plan.program.real.clone(),
+        argv0: plan.program.argv0.clone(),
+        interp_exclusion: String::new(),
+        args: plan.program.args.clone(),
+    };
+    let bytes = warrant.encode();
+    if bytes.len() > super::warrant::MAX_BYTES {
+        return Err(Refusal::Other(
+            "the warrant exceeds its size cap".to_string(),
+        ));
+    }
+    let w = memfd::sealed("ralc-warrant", &bytes).map_err(|e| Refusal::io("warrant memfd", e))?;
+    handoff.push((w, slot::WARRANT));
+    let own = handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?;
+    handoff.push((own, slot::PIN));
+    let (reach_parent, reach_child) = socketpair().map_err(|e| Refusal::io("socketpair", e))?;
+    handoff.push((reach_child, slot::REACH));
+
+    // Lift every source above every target.
+    let top = handoff.iter().map(|(_, t)| *t).max().unwrap_or(slot::MOUNT);
+    let mut lifted = Vec::with_capacity(handoff.len());
+    for (fd, t) in handoff {
+        let l = handle::dup_above(fd.as_raw_fd(), top + 1).map_err(|e| Refusal::io("lift", e))?;
+        lifted.push((l, t));
+    }
+    let bwrap_raw = bwrap_fd.as_raw_fd();
+    if (slot::FIRST..=top).contains(&bwrap_raw) {
+        return Err(Refusal::SlotCollision { fd: bwrap_raw });
+    }
+    Ok(Prepared {
+        options,
+        notes,
+        landlock: pending,
+        handoff: lifted,
+        reach: Some(reach_parent),
+        bwrap: bwrap_raw,
+    })
+}
+
+/// The dynamic loaders of this architecture (their real paths, where they exist): the
+/// kernel opens the loader for `Execute` when it starts any dynamic program.
+fn loaders() -> Vec<String> {
+    let names: &[&str] = if cfg!(target_arch = "x86_64") {
+        &["/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1"]
+    } else if cfg!(target_arch = "aarch64") {
+        &["/lib/ld-linux-aarch64.so.1", "/lib/ld-musl-aarch64.so.1"]
+    } else {
+        &[]
+    };
+    let mut v: Vec<String> = names
+        .iter()
+        .filter_map(|n| std::fs::canonicalize(n).ok())
+        .filter_map(|p| p.to_str().map(str::to_string))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0i32; 2];
+    // SAFETY: a valid out-array of two descriptors.
+    let rc = unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: freshly returned by the kernel.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Spawn bwrap from its pin and wait: the program's own status, a signal as 128+N, 126
+/// when the envelope never reached the trampoline.
+pub fn spawn(p: Prepared, pins: &Pins) -> Result<i32, Refusal> {
+    spawn_with(p, pins, false).map(|(c, _, _)| c)
+}
+
+/// As `spawn`, with stdout and stderr captured (stdin closed): for tests and tools.
+pub fn spawn_captured(p: Prepared, pins: &Pins) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+    spawn_with(p, pins, true)
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "launch site: bwrap, exec'd by its pinned descriptor"
+)]
+fn spawn_with(
+    mut p: Prepared,
+    pins: &Pins,
+    capture: bool,
+) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+    let pairs: Vec<(RawFd, RawFd)> = p.handoff.iter().map(|(f, t)| (f.as_raw_fd(), *t)).collect();
+    let mut cmd = std::process::Command::new(format!("/proc/self/fd/{}", p.bwrap));
+    cmd.arg0("bwrap").args([
+        "--args".to_string(),
+        slot::ARGS.to_string(),
+        "--".to_string(),
+        format!("/proc/self/fd/{}", slot::PIN),
+        "--warrant".to_string(),
+    ]);
+    for v in LOADER_VARS {
+        cmd.env_remove(v);
+    }
+    // SAFETY: the closure only calls dup2, which is async-signal-safe, over a vector
+    // allocated before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &(src, dst) in &pairs {
+                if libc::dup2(src, dst) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
+    if capture {
+        cmd.stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+    }
+    let child = cmd.spawn();
+    // The parent's copies of the hand-off go now: only the child holds them.
+    p.handoff.clear();
+    let child = child.map_err(|e| Refusal::io("spawn bwrap", e))?;
+    // While bwrap builds the envelope: the Landlock ruleset, sent to the trampoline, which
+    // waits for it before it may exec anything. A failure sends nothing: the trampoline
+    // refuses, and so does the launch.
+    let mut refused: Option<Refusal> = None;
+    if let (Some(pending), Some(reach)) = (p.landlock.take(), p.reach.as_ref()) {
+        match pending.build() {
+            Ok(rs) => {
+                let fd = rs.into_fd();
+                if let Err(e) = send_fd(reach, fd.as_raw_fd()) {
+                    if e.raw_os_error() != Some(libc::EPIPE)
+                        && e.raw_os_error() != Some(libc::ECONNRESET)
+                    {
+                        refused = Some(Refusal::io("hand the Landlock ruleset over", e));
+                    }
+                }
+            }
+            Err(r) => {
+                let _ = send_bytes(reach, b"X");
+                refused = Some(r);
+            }
+        }
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| Refusal::io("wait for bwrap", e))?;
+    if let Some(r) = refused {
+        return Err(r);
+    }
+    let status = out.status;
+    let mut stderr = out.stderr;
+    let reached = p.reach.take().map(|r| reached(&r)).unwrap_or(false);
+    if !reached {
+        // bwrap never started the trampoline: say why, if bwrap lacks what we need.
+        check_bwrap(pins)?;
+        let msg =
+            "ralc: refused: bwrap could not build the sandbox (its reason above); nothing ran\n";
+        if capture {
+            stderr.extend_from_slice(msg.as_bytes());
+        } else {
+            eprint!("{msg}");
+        }
+        return Ok((EXIT_REFUSED, out.stdout, stderr));
+    }
+    if let Some(sig) = status.signal() {
+        return Ok((128 + sig, out.stdout, stderr));
+    }
+    Ok((status.code().unwrap_or(EXIT_REFUSED), out.stdout, stderr))
+}
+
+fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
+    // SAFETY: a valid buffer; MSG_NOSIGNAL keeps a closed peer from raising SIGPIPE.
+    let n = unsafe {
+        libc::send(
+            fd.as_raw_fd(),
+            b.as_ptr().cast(),
+            b.len(),
+            libc::MSG_NOSIGNAL,
+        )
+    };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Send one descriptor with the byte `R` (SCM_RIGHTS).
+fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
+    let mut byte = [b'R'];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut cbuf = vec![0u8; space];
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: the control buffer holds one header of CMSG_SPACE(sizeof fd) bytes.
+    unsafe {
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        (*c).cmsg_level = libc::SOL_SOCKET;
+        (*c).cmsg_type = libc::SCM_RIGHTS;
+        (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
+    }
+    // SAFETY: msg is fully initialised.
+    let n = unsafe { libc::sendmsg(sock.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// In the trampoline: receive the ruleset sent with `R` on `sock` (blocking).
+pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
+    let mut byte = [0u8];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut cbuf = vec![0u8; space];
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    let n = loop {
+        // SAFETY: msg is fully initialised.
+        let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        break n;
+    };
+    if n != 1 || byte[0] != b'R' {
+        return Err("the promised Landlock ruleset never arrived".to_string());
+    }
+    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
+    unsafe {
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
+        {
+            return Err("the promised Landlock ruleset never arrived".to_string());
+        }
+        let fd = std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<RawFd>());
+        Ok(OwnedFd::from_raw_fd(fd))
+    }
+}
+
+fn reached(fd: &OwnedFd) -> bool {
+    let mut b = [0u8; 1];
+    // SAFETY: a one-byte buffer; non-blocking receive.
+    let n = unsafe { libc::recv(fd.as_raw_fd(), b.as_mut_ptr().cast(), 1, libc::MSG_DONTWAIT) };
+    n == 1 && b[0] == b'T'
+}

@@ -1,0 +1,13 @@
+//! The Linux enforcement: the only modules of ralc that make sandbox syscalls. Each file
+//! says what it does and what it must never do. The shape is bwrap → `ralc --warrant`
+//! trampoline → Landlock → execve (see docs/linux.md).
+
+pub mod bwrap;
+pub mod handle;
+pub mod landlock;
+pub mod launch;
+pub mod memfd;
+pub mod refusal;
+pub mod seccomp;
+pub mod trampoline;
+pub mod warrant;

@@ -1,0 +1,381 @@
+//! `LinuxPlan`: the Linux launch plan as data — bwrap options, binds, deny masks, the
+//! Landlock rules, the seccomp deny-set with each rule's reason, namespaces, the working
+//! directory, the fidelity report and what the plan refuses. Rendered purely (by the
+//! compiler's `render::linux`), printed as JSON, and read by the launcher. Versioned and
+//! sorted; it never touches the disk and decides nothing about profiles.
+
+use serde::{Deserialize, Serialize};
+
+/// The plan format's version; a launcher refuses any other.
+pub const LINUX_PLAN_VERSION: u32 = 1;
+
+/// The program a launch runs, as the in-process guard admitted it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct LaunchProgram {
+    /// The program's real path (the file the trampoline execs).
+    pub real: String,
+    /// Its spelling, passed as `argv[0]`.
+    pub argv0: String,
+    /// The arguments after `argv[0]`.
+    pub args: Vec<String>,
+}
+
+/// Read-only or writable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Access {
+    ReadOnly,
+    Writable,
+}
+
+/// Where a bind goes in bwrap's argv: `Shown` binds (the projection) come before `/proc`
+/// and `/dev`; `Over` binds (the pins, write protections) after every mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layer {
+    Shown,
+    Over,
+}
+
+/// Why a bind is in the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BindWhy {
+    /// The file system is unrestricted: the host's root, writable.
+    Root,
+    /// A read-only system default a program needs to start (a fidelity note).
+    SystemDefault,
+    /// The floor (spec §3.5).
+    Floor,
+    /// A read prefix.
+    Read,
+    /// A write prefix.
+    Write,
+    /// The program image.
+    Image,
+    /// An allowed exec file or directory.
+    ExecAllow,
+    /// A write exclusion (a `--restrict` file) shown through a writable bind.
+    WriteDeny,
+    /// ralc's own executable, read-only at its current name.
+    SelfPin,
+}
+
+/// One bind: the host object at `path` shown at the same path in the envelope.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bind {
+    pub path: String,
+    pub access: Access,
+    pub layer: Layer,
+    pub why: BindWhy,
+}
+
+/// A deny mask: the exclusion at `path` hidden wherever a bind shows it (an empty read-only
+/// tmpfs over a directory, `/dev/null` over a file; which one is decided at launch).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mask {
+    pub path: String,
+}
+
+/// The exec admits Landlock's `Execute` right receives (the kernel exec table).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ExecAdmits {
+    /// Allowed files (the program image, its loader, ralc's pin included).
+    pub files: Vec<String>,
+    /// Allowed directories, each admitted as its hierarchy less what is blocked below.
+    pub dirs: Vec<String>,
+    /// Denied directories and files (subtracted from the allowed directories).
+    pub deny_dirs: Vec<String>,
+    pub deny_files: Vec<String>,
+    /// Name vetoes (Collision-folded keys): entries of that name are never admitted.
+    pub deny_names: Vec<String>,
+}
+
+/// The Landlock layer the trampoline enters.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct LandlockPlan {
+    /// `Some`: the exec projection restricts; the layer handles `Execute`. Required: a
+    /// host without Landlock refuses the launch.
+    pub exec: Option<ExecAdmits>,
+    /// `true`: the fs projection restricts; the layer also handles the file rights the
+    /// ABI offers (best effort), read on `read`, read and write on `write`.
+    pub fs_rights: bool,
+    pub read: Vec<String>,
+    pub write: Vec<String>,
+}
+
+/// What a seccomp rule does when it matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeccompVerdict {
+    /// Kill the process.
+    Kill,
+    /// Fail with `EPERM`.
+    Eperm,
+    /// Fail with `ENOSYS` (libc falls back).
+    Enosys,
+}
+
+/// An argument condition: `(arg[index] & mask) == value` (32-bit compare when `dword`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArgMatch {
+    pub index: u8,
+    pub mask: u64,
+    pub value: u64,
+    pub dword: bool,
+}
+
+/// One rule of the seccomp deny-set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeccompRule {
+    pub syscall: String,
+    pub verdict: SeccompVerdict,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arg: Option<ArgMatch>,
+    /// Why the rule exists (quoted in denial hints).
+    pub reason: String,
+}
+
+/// Namespaces bwrap unshares.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Namespaces {
+    pub ipc: bool,
+    pub uts: bool,
+    pub pid: bool,
+    pub cgroup_try: bool,
+    pub net: bool,
+}
+
+/// bwrap's session options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    pub new_session: bool,
+    pub die_with_parent: bool,
+}
+
+/// Where the plan is broader than the grant (a system default the kernel must admit for
+/// a program to start) or cannot be as narrow (noted, the guard still refuses).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Fidelity {
+    pub path: String,
+    pub note: String,
+}
+
+/// The whole Linux plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinuxPlan {
+    pub version: u32,
+    pub program: LaunchProgram,
+    /// ralc's executable on the target; every envelope binds it read-only.
+    pub self_path: String,
+    /// The working directory inside the envelope (`--chdir`).
+    pub cwd: String,
+    pub options: Options,
+    pub namespaces: Namespaces,
+    /// The stack asked for `` `offline ``: the launch needs a network namespace.
+    pub offline: bool,
+    /// `false`: the file system is unrestricted (the host's root is bound writable).
+    pub fs_restricted: bool,
+    pub binds: Vec<Bind>,
+    pub masks: Vec<Mask>,
+    pub landlock: LandlockPlan,
+    pub seccomp: Vec<SeccompRule>,
+    pub fidelity: Vec<Fidelity>,
+    /// Why the plan cannot be launched (empty: it can).
+    pub refused: Vec<String>,
+}
+
+impl LinuxPlan {
+    /// The plan as pretty JSON (deterministic: every list is sorted by the renderer).
+    pub fn to_json(&self) -> String {
+        // Serialising plain data into a String cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Parse a plan, refusing another version.
+    pub fn from_json(text: &str) -> Result<LinuxPlan, String> {
+        let plan: LinuxPlan =
+            serde_json::from_str(text).map_err(|e| format!("not a Linux plan: {e}"))?;
+        if plan.version != LINUX_PLAN_VERSION {
+            return Err(format!(
+                "Linux plan version {} is not {LINUX_PLAN_VERSION}",
+                plan.version
+            ));
+        }
+        Ok(plan)
+    }
+}
+
+/// The projection-independent seccomp deny-set, each rule with its reason.
+pub fn seccomp_deny_set() -> Vec<SeccompRule> {
+    let mut rules = Vec::new();
+    let mut kill = |names: &[&str], reason: &str| {
+        for n in names {
+            rules.push(SeccompRule {
+                syscall: (*n).to_string(),
+                verdict: SeccompVerdict::Kill,
+                arg: None,
+                reason: reason.to_string(),
+            });
+        }
+    };
+    kill(
+        &["ptrace", "process_vm_readv", "process_vm_writev"],
+        "reaches another process's memory",
+    );
+    kill(
+        &["perf_event_open", "bpf", "userfaultfd"],
+        "kernel attack surface with a history of exploits",
+    );
+    kill(
+        &[
+            "kexec_load",
+            "kexec_file_load",
+            "reboot",
+            "swapon",
+            "swapoff",
+        ],
+        "acts on the host machine",
+    );
+    kill(
+        &["init_module", "finit_module", "delete_module"],
+        "loads or unloads kernel modules",
+    );
+    kill(
+        &["keyctl", "add_key", "request_key"],
+        "the kernel keyring is not namespaced",
+    );
+    kill(
+        &["open_by_handle_at"],
+        "opens files by handle, around every path-based rule",
+    );
+    kill(
+        &[
+            "mount",
+            "umount2",
+            "pivot_root",
+            "move_mount",
+            "open_tree",
+            "fsopen",
+            "fsmount",
+            "fsconfig",
+            "fspick",
+            "mount_setattr",
+        ],
+        "the mount family could undo the envelope's masks",
+    );
+    let newuser = libc::CLONE_NEWUSER as u64;
+    for n in ["unshare", "clone"] {
+        rules.push(SeccompRule {
+            syscall: n.to_string(),
+            verdict: SeccompVerdict::Eperm,
+            arg: Some(ArgMatch {
+                index: 0,
+                mask: newuser,
+                value: newuser,
+                dword: false,
+            }),
+            reason: "a new user namespace opens userns-gated kernel surface".to_string(),
+        });
+    }
+    rules.push(SeccompRule {
+        syscall: "setns".to_string(),
+        verdict: SeccompVerdict::Eperm,
+        arg: None,
+        reason: "joining another namespace leaves the envelope".to_string(),
+    });
+    for (value, what) in [(libc::TIOCSTI, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
+        rules.push(SeccompRule {
+            syscall: "ioctl".to_string(),
+            verdict: SeccompVerdict::Eperm,
+            arg: Some(ArgMatch {
+                index: 1,
+                mask: 0xffff_ffff,
+                value,
+                dword: true,
+            }),
+            reason: format!("ioctl {what} injects input into the terminal"),
+        });
+    }
+    rules.push(SeccompRule {
+        syscall: "clone3".to_string(),
+        verdict: SeccompVerdict::Enosys,
+        arg: None,
+        reason: "clone3's flags are out of seccomp's reach; libc falls back to clone".to_string(),
+    });
+    rules.sort_by(|a, b| {
+        (a.verdict, &a.syscall, a.arg.as_ref().map(|m| m.value)).cmp(&(
+            b.verdict,
+            &b.syscall,
+            b.arg.as_ref().map(|m| m.value),
+        ))
+    });
+    rules
+}
+
+/// Is `inner` equal to or beneath `outer` (both absolute, normalised, `/`-separated)?
+pub fn within(inner: &str, outer: &str) -> bool {
+    if outer == "/" {
+        return inner.starts_with('/');
+    }
+    inner == outer || (inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_is_componentwise() {
+        assert!(within("/a/b", "/a"));
+        assert!(within("/a", "/a"));
+        assert!(!within("/ab", "/a"));
+        assert!(within("/x", "/"));
+        assert!(!within("/a", "/a/b"));
+    }
+
+    #[test]
+    fn deny_set_has_a_reason_for_every_rule_and_is_sorted() {
+        let set = seccomp_deny_set();
+        assert!(set.iter().all(|r| !r.reason.is_empty()));
+        assert!(set.iter().any(|r| r.syscall == "ptrace"));
+        assert!(set.iter().any(|r| r.syscall == "clone3"));
+        let again = seccomp_deny_set();
+        assert_eq!(set, again);
+    }
+
+    #[test]
+    fn version_is_checked() {
+        let plan = LinuxPlan {
+            version: 99,
+            program: LaunchProgram::default(),
+            self_path: "/x".into(),
+            cwd: "/".into(),
+            options: Options {
+                new_session: true,
+                die_with_parent: true,
+            },
+            namespaces: Namespaces {
+                ipc: true,
+                uts: true,
+                pid: true,
+                cgroup_try: true,
+                net: false,
+            },
+            offline: false,
+            fs_restricted: false,
+            binds: vec![],
+            masks: vec![],
+            landlock: LandlockPlan::default(),
+            seccomp: vec![],
+            fidelity: vec![],
+            refused: vec![],
+        };
+        assert!(LinuxPlan::from_json(&plan.to_json()).is_err());
+        let ok = LinuxPlan {
+            version: LINUX_PLAN_VERSION,
+            ..plan
+        };
+        assert_eq!(LinuxPlan::from_json(&ok.to_json()), Ok(ok));
+    }
+}
