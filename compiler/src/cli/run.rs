@@ -31,8 +31,8 @@ pub fn compile_stack(
         &compiled.diagnostics,
         &compiled.sources,
         false,
-    )
-    .unwrap_or_default();
+        None,
+    );
     match compiled.stack.take() {
         Some(s) if !compiled.has_errors() => {
             if !text.is_empty() {
