@@ -5,6 +5,8 @@
 //! `capability` (the model: tables, `GrantStack`, judgments) → `lint`, `render`, and the
 //! `cli`. Everything but `freeze`'s disk trait implementation and `cli` is pure.
 
+#![forbid(unsafe_code)]
+
 pub mod capability;
 pub mod cli;
 pub mod compile;
