@@ -73,7 +73,10 @@ fn main() {
     // `valgrind --tool=callgrind` (independent of the machine's load).
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--once") {
-        let n: usize = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(10_000);
+        let n: usize = args
+            .get(i + 1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(10_000);
         let d = time_once(profile(n).as_bytes());
         println!("{n} entries: {:.2} ms", d.as_secs_f64() * 1e3);
         return;
