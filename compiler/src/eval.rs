@@ -213,8 +213,9 @@ impl Eval {
                 ValueKind::List(out)
             }
             ExprKind::Record { spread, fields } => {
+                // A failed spread or field (already reported) is dropped, so the rest
+                // is still checked.
                 let mut out: Vec<RecordField> = Vec::new();
-                let mut ok = true;
                 if let Some(s) = spread {
                     match self.expr(s) {
                         Some(Value {
@@ -236,16 +237,18 @@ impl Eval {
                                 )
                                 .at(s.span),
                             );
-                            ok = false;
                         }
-                        None => ok = false,
+                        None => {}
                     }
                 }
                 // Key → position in `out`, so overriding stays linear.
-                let mut index: BTreeMap<String, usize> = BTreeMap::new();
+                let mut index: BTreeMap<String, usize> = out
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| (x.key.clone(), i))
+                    .collect();
                 for f in fields {
                     let Some(v) = self.expr(&f.value) else {
-                        ok = false;
                         continue;
                     };
                     let field = RecordField {
@@ -253,13 +256,6 @@ impl Eval {
                         key_span: f.key.span,
                         value: v,
                     };
-                    if index.is_empty() && !out.is_empty() {
-                        index = out
-                            .iter()
-                            .enumerate()
-                            .map(|(i, x)| (x.key.clone(), i))
-                            .collect();
-                    }
                     match index.get(&f.key.text) {
                         Some(&i) => out[i] = field,
                         None => {
@@ -268,21 +264,15 @@ impl Eval {
                         }
                     }
                 }
-                // Failed fields (already reported) are dropped so the rest is still
-                // checked.
-                let _ = ok;
                 ValueKind::Record(out)
             }
             ExprKind::Map(entries) => {
                 let mut out = Vec::new();
-                let mut ok = true;
                 for m in entries {
-                    match (self.expr(&m.key), self.expr(&m.value)) {
-                        (Some(k), Some(v)) => out.push((k, v)),
-                        _ => ok = false,
+                    if let (Some(k), Some(v)) = (self.expr(&m.key), self.expr(&m.value)) {
+                        out.push((k, v));
                     }
                 }
-                let _ = ok;
                 ValueKind::Map(out)
             }
             ExprKind::Outside(c) => {

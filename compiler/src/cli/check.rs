@@ -72,14 +72,14 @@ pub fn check_files(names: &[String]) -> FrontEnd {
     fe
 }
 
-/// The layers named by the arguments: positional files first, then `-p`, `--restrict`
-/// and `--extend` files in the order given.
+/// The layers named by the arguments, in `compile::StackRequest`'s order: positional
+/// files first, then `-p`, `--extend` and `--restrict` files in the order given.
 pub fn layer_names(args: &CheckArgs) -> Vec<String> {
     args.files
         .iter()
         .chain(&args.stack.profiles)
-        .chain(&args.stack.restrict)
         .chain(&args.stack.extend)
+        .chain(&args.stack.restrict)
         .cloned()
         .collect()
 }

@@ -194,6 +194,16 @@ pub fn parse_tokens(
             )));
             continue;
         }
+        // Explicit recovery for unbalanced brackets before the grammar runs: chumsky's
+        // retrying recovery is exponential on deep unclosed nesting.
+        let swallowed_string = matches!(chunk.last(), Some((Tok::Error, s)) if s.end == len);
+        let Some(chunk) = balance(file, chunk, end, swallowed_string, &mut diags) else {
+            items.push(Item::Expr(Expr::new(
+                ExprKind::Error,
+                Span::new(file, start, end),
+            )));
+            continue;
+        };
         let toks: Vec<(Tok, SimpleSpan)> = chunk
             .into_iter()
             .map(|(t, s)| (t, SimpleSpan::from(s.start..s.end)))
@@ -220,6 +230,87 @@ pub fn parse_tokens(
         span: Span::new(file, 0, len),
     };
     (program, diags)
+}
+
+/// Deepest bracket nesting the grammar is given.
+pub const MAX_DEPTH: usize = 64;
+
+fn closer_of(t: &Tok) -> Option<Tok> {
+    match t {
+        Tok::LBracket | Tok::VarIndex(_) => Some(Tok::RBracket),
+        Tok::LParen => Some(Tok::RParen),
+        Tok::LBrace | Tok::BangBrace => Some(Tok::RBrace),
+        _ => None,
+    }
+}
+
+/// Make the item's brackets balance: an unmatched closer is reported and dropped, an
+/// unclosed opener is reported at the opener and closed at the end. `None` when the
+/// nesting is deeper than [`MAX_DEPTH`] (reported).
+fn balance(
+    file: FileId,
+    chunk: Vec<(Tok, Span)>,
+    end: usize,
+    quiet_unclosed: bool,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Vec<(Tok, Span)>> {
+    let mut out = Vec::with_capacity(chunk.len());
+    let mut stack: Vec<(Tok, Span)> = Vec::new();
+    for (t, s) in chunk {
+        if let Some(close) = closer_of(&t) {
+            stack.push((close, s));
+            if stack.len() > MAX_DEPTH {
+                diags.push(
+                    Diagnostic::error("E0105", format!("brackets nested deeper than {MAX_DEPTH}"))
+                        .at(s)
+                        .with_help(
+                            "a profile is flat data; this is likely a missing closing bracket",
+                        ),
+                );
+                return None;
+            }
+            out.push((t, s));
+        } else if matches!(t, Tok::RBracket | Tok::RParen | Tok::RBrace) {
+            if let Some(pos) = stack.iter().rposition(|(c, _)| *c == t) {
+                while stack.len() > pos + 1 {
+                    if let Some((c, os)) = stack.pop() {
+                        diags.push(
+                            Diagnostic::error(
+                                "E0105",
+                                format!("this is never closed: expected {}", c.describe()),
+                            )
+                            .at(os),
+                        );
+                        out.push((c, Span::new(file, s.start, s.start)));
+                    }
+                }
+                stack.pop();
+                out.push((t, s));
+            } else {
+                diags.push(
+                    Diagnostic::error("E0105", format!("unmatched {}", t.describe()))
+                        .at(s)
+                        .with_help("delete it, or open it earlier"),
+                );
+            }
+        } else {
+            out.push((t, s));
+        }
+    }
+    while let Some((c, os)) = stack.pop() {
+        if !quiet_unclosed {
+            diags.push(
+                Diagnostic::error(
+                    "E0105",
+                    format!("this is never closed: expected {}", c.describe()),
+                )
+                .at(os)
+                .with_help("close it before the end of the item"),
+            );
+        }
+        out.push((c, Span::new(file, end, end)));
+    }
+    Some(out)
 }
 
 fn split_items(tokens: Vec<(Tok, Span)>) -> Vec<Vec<(Tok, Span)>> {
