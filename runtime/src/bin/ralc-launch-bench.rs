@@ -158,6 +158,20 @@ mod bench {
                     let mut v = Vec::new();
                     let mut w = Vec::new();
                     let spawn = args.iter().any(|a| a == "--spawn");
+                    if args.iter().any(|a| a == "--ruleset") {
+                        // Every check of a launch, with the Landlock ruleset built eagerly.
+                        let mut c = Vec::new();
+                        let mut rules = 0;
+                        for _ in 0..runs {
+                            let t = Instant::now();
+                            rules = launch::check(&plan, &host, pins).unwrap();
+                            c.push(t.elapsed());
+                        }
+                        println!(
+                            "prepare + ruleset ({rules} rules) median {:.2} ms",
+                            median(&mut c).as_secs_f64() * 1e3
+                        );
+                    }
                     for _ in 0..runs {
                         let t = Instant::now();
                         let p = launch::prepare(&plan, &host, pins).unwrap();
@@ -181,7 +195,7 @@ mod bench {
                     cmd = Some(args[i + 1..].to_vec());
                     break;
                 }
-                "--no-names" | "--spawn" => i += 1,
+                "--no-names" | "--spawn" | "--ruleset" => i += 1,
                 other => {
                     eprintln!(
                         "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS…] (not {other})"

@@ -31,35 +31,27 @@ pub fn open_real(path: &str) -> io::Result<Opened> {
     open_how(libc::AT_FDCWD, path, libc::O_PATH)
 }
 
-/// Open a directory for listing, never following a symlink.
-pub fn open_dir(path: &str) -> io::Result<Opened> {
-    open_how(libc::AT_FDCWD, path, libc::O_RDONLY | libc::O_DIRECTORY)
+/// Reopen a directory handle for listing (`openat(fd, ".")`): the same directory, no
+/// name resolved again.
+pub fn reopen_dir(fd: &OwnedFd) -> io::Result<OwnedFd> {
+    // SAFETY: "." relative to an open directory handle.
+    let n = unsafe {
+        libc::openat(
+            fd.as_raw_fd(),
+            c".".as_ptr(),
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: freshly returned by the kernel.
+    Ok(unsafe { OwnedFd::from_raw_fd(n) })
 }
 
 /// Open `name` beneath `dir` as an `O_PATH` handle, never following a symlink.
 pub fn open_beneath(dir: RawFd, name: &str) -> io::Result<Opened> {
     open_how(dir, name, libc::O_PATH)
-}
-
-/// Open `name` beneath `dir` as an `O_PATH` handle, never following a symlink, without
-/// the final-symlink check (a rule on a symlink's own inode admits nothing): `None` when
-/// absent or refused.
-pub fn open_beneath_unchecked(dir: RawFd, name: &str) -> io::Result<Option<OwnedFd>> {
-    let c = CString::new(name)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "name holds a NUL"))?;
-    // SAFETY: a valid C string relative to an open directory; O_PATH opens nothing for I/O.
-    let fd = unsafe {
-        libc::openat(
-            dir,
-            c.as_ptr(),
-            libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return Ok(None);
-    }
-    // SAFETY: freshly returned by the kernel.
-    Ok(Some(unsafe { OwnedFd::from_raw_fd(fd) }))
 }
 
 fn open_how(dir: RawFd, path: &str, flags: i32) -> io::Result<Opened> {

@@ -13,7 +13,7 @@ use crate::plan::{within, ExecAdmits};
 use std::collections::{BTreeSet, HashSet};
 use std::ffi::CString;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 
 pub const EXECUTE: u64 = 1 << 0;
 pub const WRITE_FILE: u64 = 1 << 1;
@@ -258,81 +258,221 @@ impl Ruleset {
                 why: "nests deeper than 64 directories".to_string(),
             });
         }
-        let listing = match handle::open_dir(path).map_err(|e| Refusal::io(path, e))? {
-            Opened::Found(d) => d,
-            Opened::Absent => return Ok(false),
-            Opened::Symlink => {
-                return Err(Refusal::SymlinkPlanted {
-                    path: path.to_string(),
-                })
+        // The listing is read from the handle itself (reopened for reading, no name
+        // resolved again), in raw `getdents64` batches: no allocation per entry.
+        let listing = handle::reopen_dir(fd).map_err(|e| Refusal::io(path, e))?;
+        let mut direct: Vec<&str> = Vec::new();
+        for d in ctx.ex.deny_files.iter().chain(ctx.ex.deny_dirs.iter()) {
+            if let Some(rest) = child_name(path, d) {
+                direct.push(rest);
             }
-        };
-        let entries = std::fs::read_dir(format!("/proc/self/fd/{}", listing.as_raw_fd()))
-            .map_err(|e| Refusal::io(path, e))?;
+        }
         let mut clean = true;
-        let mut files: Vec<String> = Vec::new();
-        let mut dirs: Vec<(String, bool)> = Vec::new();
-        let mut subdir_fds: Vec<(String, OwnedFd)> = Vec::new();
-        for e in entries {
-            let e = e.map_err(|e| Refusal::io(path, e))?;
-            if ctx.budget == 0 {
-                return Err(Refusal::Expansion {
-                    path: path.to_string(),
-                    why: format!("holds more than {EXPANSION_BUDGET} entries"),
-                });
+        // The files to admit if the directory is not clean: NUL-terminated names.
+        let mut files: Vec<u8> = Vec::new();
+        let mut subdir_fds: Vec<OwnedFd> = Vec::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = getdents(listing.as_raw_fd(), &mut buf).map_err(|e| Refusal::io(path, e))?;
+            if n == 0 {
+                break;
             }
-            ctx.budget -= 1;
-            let Some(name) = e.file_name().to_str().map(str::to_string) else {
-                // A name that is not Unicode cannot be judged: never admitted.
-                clean = false;
-                continue;
-            };
-            let ft = e.file_type().map_err(|e| Refusal::io(path, e))?;
-            let child = if path == "/" {
-                format!("/{name}")
-            } else {
-                format!("{path}/{name}")
-            };
-            if ctx.names.contains(&name_key(&name))
-                || ctx.ex.deny_files.contains(&child)
-                || ctx.ex.deny_dirs.contains(&child)
-            {
-                clean = false;
-                continue;
-            }
-            if ft.is_dir() {
-                let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), &name)
-                    .map_err(|e| Refusal::io(&child, e))?
-                else {
+            let mut off = 0usize;
+            while off + DIRENT_NAME <= n {
+                let reclen = u16::from_ne_bytes([buf[off + 16], buf[off + 17]]) as usize;
+                if reclen < DIRENT_NAME || off + reclen > n {
+                    return Err(Refusal::io(
+                        path,
+                        io::Error::other("a malformed directory entry"),
+                    ));
+                }
+                let dtype = buf[off + 18];
+                let raw = &buf[off + DIRENT_NAME..off + reclen];
+                let raw = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
+                off += reclen;
+                if raw == b"." || raw == b".." {
+                    continue;
+                }
+                if ctx.budget == 0 {
+                    return Err(Refusal::Expansion {
+                        path: path.to_string(),
+                        why: format!("holds more than {EXPANSION_BUDGET} entries"),
+                    });
+                }
+                ctx.budget -= 1;
+                let Ok(name) = std::str::from_utf8(raw) else {
+                    // A name that is not Unicode cannot be judged: never admitted.
                     clean = false;
                     continue;
                 };
-                let sub = self.scan(&child, &cfd, ctx, depth + 1)?;
-                clean &= sub;
-                dirs.push((name.clone(), sub));
-                if sub {
-                    subdir_fds.push((name, cfd));
+                if ctx.vetoed(name) || direct.contains(&name) {
+                    clean = false;
+                    continue;
                 }
-            } else if ft.is_file() {
-                files.push(name);
+                let kind = match dtype {
+                    libc::DT_DIR => Kind::Dir,
+                    libc::DT_REG => Kind::File,
+                    libc::DT_UNKNOWN => match lkind_at(listing.as_raw_fd(), raw) {
+                        Some(k) => k,
+                        None => continue,
+                    },
+                    _ => Kind::Other,
+                };
+                match kind {
+                    Kind::Dir => {
+                        let child = if path == "/" {
+                            format!("/{name}")
+                        } else {
+                            format!("{path}/{name}")
+                        };
+                        let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), name)
+                            .map_err(|e| Refusal::io(&child, e))?
+                        else {
+                            clean = false;
+                            continue;
+                        };
+                        let sub = self.scan(&child, &cfd, ctx, depth + 1)?;
+                        clean &= sub;
+                        if sub {
+                            subdir_fds.push(cfd);
+                        }
+                    }
+                    Kind::File => {
+                        files.extend_from_slice(raw);
+                        files.push(0);
+                    }
+                    // Symlinks are judged at their targets; other types never execute.
+                    Kind::Symlink | Kind::Other => {}
+                }
             }
-            // Symlinks are judged at their targets; other types never execute.
         }
         if clean {
             return Ok(true);
         }
-        for (_, cfd) in subdir_fds {
+        for cfd in subdir_fds {
             self.allow(cfd.as_raw_fd(), Kind::Dir, EXECUTE)?;
         }
-        for name in files {
-            if let Some(cfd) = handle::open_beneath_unchecked(listing.as_raw_fd(), &name)
-                .map_err(|e| Refusal::io(path, e))?
-            {
-                self.allow(cfd.as_raw_fd(), Kind::File, EXECUTE)?;
+        // The file handles are closed in batches (`close_range` over each run of
+        // consecutive descriptors) rather than one `close` each.
+        let mut batch = Batch(Vec::with_capacity(BATCH));
+        for name in files.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+            if let Some(cfd) = open_file_beneath(listing.as_raw_fd(), name) {
+                let raw = cfd.into_raw_fd();
+                batch.0.push(raw);
+                self.allow(raw, Kind::File, EXECUTE)?;
+                if batch.0.len() == BATCH {
+                    batch.close();
+                }
             }
         }
         Ok(false)
     }
+}
+
+/// How many file handles an expansion holds open before closing them.
+const BATCH: usize = 128;
+
+/// Raw descriptors this expansion opened and still owns; closed on drop.
+struct Batch(Vec<RawFd>);
+
+impl Batch {
+    fn close(&mut self) {
+        self.0.sort_unstable();
+        let mut i = 0;
+        while i < self.0.len() {
+            let lo = self.0[i];
+            let mut j = i + 1;
+            while j < self.0.len() && self.0[j] == self.0[j - 1] + 1 {
+                j += 1;
+            }
+            let hi = self.0[j - 1];
+            // SAFETY: closes exactly the descriptors lo..=hi, each owned by this batch.
+            if unsafe { libc::close_range(lo as u32, hi as u32, 0) } != 0 {
+                for &fd in &self.0[i..j] {
+                    // SAFETY: a descriptor this batch owns.
+                    unsafe { libc::close(fd) };
+                }
+            }
+            i = j;
+        }
+        self.0.clear();
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+/// Where a `linux_dirent64`'s name starts (after ino, off, reclen and type).
+const DIRENT_NAME: usize = 19;
+
+fn getdents(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        // SAFETY: the kernel writes at most `buf.len()` bytes of dirents into `buf`.
+        let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf.as_mut_ptr(), buf.len()) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        return Ok(n as usize);
+    }
+}
+
+/// The name of `deny` directly beneath `dir`, if it is one of `dir`'s entries.
+fn child_name<'a>(dir: &str, deny: &'a str) -> Option<&'a str> {
+    let rest = if dir == "/" {
+        deny.strip_prefix('/')?
+    } else {
+        deny.strip_prefix(dir)?.strip_prefix('/')?
+    };
+    (!rest.is_empty() && !rest.contains('/')).then_some(rest)
+}
+
+/// `fstatat(AT_SYMLINK_NOFOLLOW)` of an entry whose type the listing did not say.
+fn lkind_at(dir: RawFd, name: &[u8]) -> Option<Kind> {
+    let c = CString::new(name).ok()?;
+    // SAFETY: a zeroed stat is a valid out-parameter.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid C string relative to an open directory, and a valid out-pointer.
+    let rc = unsafe { libc::fstatat(dir, c.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
+    if rc != 0 {
+        return None;
+    }
+    Some(match st.st_mode & libc::S_IFMT {
+        libc::S_IFDIR => Kind::Dir,
+        libc::S_IFREG => Kind::File,
+        libc::S_IFLNK => Kind::Symlink,
+        _ => Kind::Other,
+    })
+}
+
+/// Open a listed file beneath its directory as an `O_PATH` handle, no symlink followed
+/// (a rule on a symlink's own inode would admit nothing): `None` when gone since.
+fn open_file_beneath(dir: RawFd, name: &[u8]) -> Option<OwnedFd> {
+    let mut c = [0u8; 256];
+    if name.len() >= c.len() || name.contains(&0) {
+        return None;
+    }
+    c[..name.len()].copy_from_slice(name);
+    // SAFETY: a NUL-terminated name relative to an open directory; O_PATH opens nothing
+    // for I/O.
+    let fd = unsafe {
+        libc::openat(
+            dir,
+            c.as_ptr().cast(),
+            libc::O_PATH | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: freshly returned by the kernel.
+    Some(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 struct Expand<'a> {
@@ -340,6 +480,20 @@ struct Expand<'a> {
     names: BTreeSet<String>,
     budget: usize,
     seen: HashSet<(u64, u64)>,
+}
+
+impl Expand<'_> {
+    /// Does a name veto match `name` (under `name_key`)? ASCII names compare without
+    /// allocating: their key is their ASCII lowercase, and every stored key is lowercase.
+    fn vetoed(&self, name: &str) -> bool {
+        if self.names.is_empty() {
+            return false;
+        }
+        if name.is_ascii() {
+            return self.names.iter().any(|k| k.eq_ignore_ascii_case(name));
+        }
+        self.names.contains(&name_key(name))
+    }
 }
 
 /// The key a name veto matches under: the caseless image of the name (upper, then

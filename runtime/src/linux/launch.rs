@@ -477,6 +477,10 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         if name.ends_with(" (deleted)") || !name.starts_with('/') {
             continue;
         }
+        if shown_as_pinned(&name, fd, &kept, &masks, &symlinks) {
+            // Already visible, read-only, as this very inode: a bind would add nothing.
+            continue;
+        }
         let d = handle::dup_above(fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&name, e))?;
         over.push(Op::BindFd {
             slot: next_mount,
@@ -553,6 +557,38 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
     })
+}
+
+/// Does the envelope already show `name` read-only as the pinned inode? True when a Shown
+/// read-only bind holds it, no writable or Over bind, mask or mirrored symlink sits at or
+/// above it, and the host's object at the name is the pin itself.
+fn shown_as_pinned(name: &str, pin: &OwnedFd, kept: &[Kept], masks: &[Op], links: &[Op]) -> bool {
+    let shown = kept
+        .iter()
+        .any(|k| k.layer == Layer::Shown && k.access == Access::ReadOnly && within(name, &k.path));
+    let covered = kept
+        .iter()
+        .any(|k| (k.access == Access::Writable || k.layer == Layer::Over) && within(name, &k.path));
+    let hidden = masks.iter().chain(links).any(|op| match op {
+        Op::MaskDir { path } | Op::MaskFile { path } | Op::Symlink { path, .. } => {
+            within(name, path)
+        }
+        _ => true,
+    });
+    if !shown || covered || hidden {
+        return false;
+    }
+    use std::os::unix::fs::MetadataExt;
+    let Ok(md) = std::fs::symlink_metadata(name) else {
+        return false;
+    };
+    // SAFETY: a zeroed stat is a valid out-parameter; fstat on an open handle.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::fstat(pin.as_raw_fd(), &mut st) } != 0 {
+        return false;
+    }
+    md.file_type().is_file() && md.dev() == st.st_dev && md.ino() == st.st_ino
 }
 
 /// The dynamic loaders of this architecture (their real paths, where they exist): the
