@@ -6,6 +6,7 @@
 //! through `path_within`. It must never drop a scope that could speak to the subject.
 
 use crate::path::identity::collision_key;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -57,28 +58,49 @@ impl Default for PathIndex {
 
 /// The components of an absolute POSIX-style real path (empty components skipped).
 pub fn components(path: &str) -> impl Iterator<Item = &str> {
-    path.split('/').filter(|c| !c.is_empty())
+    crate::path::identity::posix_components(path)
 }
 
 /// How many components a real path has (`/` has none).
 pub fn depth(path: &str) -> u32 {
-    u32::try_from(components(path).count()).unwrap_or(u32::MAX)
+    // a component starts at each byte that is not `/` and follows `/` or the start
+    let mut n = 0u32;
+    let mut prev = b'/';
+    for &b in path.as_bytes() {
+        if b != b'/' && prev == b'/' {
+            n = n.saturating_add(1);
+        }
+        prev = b;
+    }
+    n
 }
 
 thread_local! {
-    /// Collision keys already computed on this thread: `collision_key` is a pure function
-    /// and costly (case mapping and normalisation), while the components of questions
-    /// repeat (`usr`, `bin`, `home`, …). Bounded: cleared when it grows past `MEMO_MAX`.
+    /// Collision keys of non-ASCII components already computed on this thread:
+    /// `collision_key` is a pure function and costly (case mapping and normalisation) for
+    /// them. Bounded: cleared when it grows past `MEMO_MAX`. (An ASCII component's key is
+    /// its ASCII lowercase and needs no memo.)
     static MEMO: std::cell::RefCell<FnvMap<String, std::rc::Rc<str>>> =
         std::cell::RefCell::new(FnvMap::default());
 }
 const MEMO_MAX: usize = 1 << 16;
 
-/// `collision_key`, memoised per thread.
-pub fn key_of(component: &str) -> std::rc::Rc<str> {
+/// One component's index key (`collision_key`): borrowed when the component is already
+/// its own key (ASCII with no uppercase letter, the common case), else computed.
+pub type Key<'a> = Cow<'a, str>;
+
+/// `collision_key`, borrowed when it is the component itself, memoised per thread when
+/// the component is not ASCII.
+pub fn key_of(component: &str) -> Key<'_> {
+    if component.is_ascii() {
+        if component.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Cow::Owned(component.to_ascii_lowercase());
+        }
+        return Cow::Borrowed(component);
+    }
     MEMO.with(|m| {
         if let Some(k) = m.borrow().get(component) {
-            return k.clone();
+            return Cow::Owned(k.to_string());
         }
         let k: std::rc::Rc<str> = collision_key(component).into();
         let mut m = m.borrow_mut();
@@ -86,15 +108,15 @@ pub fn key_of(component: &str) -> std::rc::Rc<str> {
             m.clear();
         }
         m.insert(component.to_owned(), k.clone());
-        k
+        Cow::Owned(k.to_string())
     })
 }
 
 /// The subject's per-component index keys, computed once per question.
-pub type Keys = Vec<std::rc::Rc<str>>;
+pub type Keys<'a> = Vec<Key<'a>>;
 
 /// The subject's per-component index keys, computed once per question.
-pub fn subject_keys(path: &str) -> Keys {
+pub fn subject_keys(path: &str) -> Keys<'_> {
     components(path).map(key_of).collect()
 }
 
@@ -102,7 +124,7 @@ impl PathIndex {
     pub fn insert(&mut self, path: &str, id: u32) {
         let mut at = 0usize;
         for c in components(path) {
-            let key = key_of(c).to_string();
+            let key = key_of(c).into_owned();
             let next = match self.nodes[at].children.get(&key) {
                 Some(n) => *n as usize,
                 None => {
@@ -120,10 +142,7 @@ impl PathIndex {
     }
 
     /// The ids stored at the root and at each node along the subject's path.
-    pub fn candidates<'a>(
-        &'a self,
-        keys: &'a [std::rc::Rc<str>],
-    ) -> impl Iterator<Item = u32> + 'a {
+    pub fn candidates<'a>(&'a self, keys: &'a [Key<'a>]) -> impl Iterator<Item = u32> + 'a {
         let mut at = Some(0usize);
         let mut next = 0usize;
         std::iter::from_fn(move || {
@@ -180,12 +199,7 @@ impl<K: Indexed> Rules<K> {
         &self.table
     }
     /// Judge a subject whose per-component keys are `keys` (`subject_keys` of its path).
-    pub fn judge(
-        &self,
-        s: &K::Subject,
-        keys: &[std::rc::Rc<str>],
-        arg: Option<&str>,
-    ) -> Verdict<K> {
+    pub fn judge(&self, s: &K::Subject, keys: &[Key<'_>], arg: Option<&str>) -> Verdict<K> {
         let ids = self
             .index
             .candidates(keys)
