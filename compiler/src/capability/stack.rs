@@ -6,7 +6,7 @@
 
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace};
-use super::index::{depth, subject_keys, Key, Rules};
+use super::index::{depth, subject_keys, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
 use super::resolve::Resolve;
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
@@ -294,7 +294,7 @@ impl GrantStack {
         &self,
         op: FsOp,
         real: &RealPath,
-        keys: &[Key<'_>],
+        keys: &[SubjectKey<'_>],
     ) -> Result<Granted, Withheld<FsScope>> {
         let rules = self.fs_rules(op);
         if rules.is_empty() || is_discard(real.as_str()) {
