@@ -184,18 +184,24 @@ pub fn human(d: &Decision) -> String {
 /// moment: every line is judged against the host as it was when the answer was first
 /// needed). It answers nothing itself.
 pub struct BatchHost<'a> {
-    inner: &'a dyn Resolve,
+    /// The resolver's own batch form (`Resolve::for_batch`), when it has one.
+    batch: Option<Box<dyn Resolve + 'a>>,
+    host: &'a dyn Resolve,
     which: RefCell<HashMap<String, Option<(String, RealPath)>>>,
     real: RefCell<HashMap<String, Option<RealPath>>>,
 }
 
 impl<'a> BatchHost<'a> {
-    pub fn new(inner: &'a dyn Resolve) -> Self {
+    pub fn new(host: &'a dyn Resolve) -> Self {
         BatchHost {
-            inner,
+            batch: host.for_batch(),
+            host,
             which: RefCell::default(),
             real: RefCell::default(),
         }
+    }
+    fn inner(&self) -> &dyn Resolve {
+        self.batch.as_deref().unwrap_or(self.host)
     }
 }
 
@@ -211,13 +217,13 @@ fn memo<T: Clone>(memo: &RefCell<HashMap<String, T>>, key: &str, ask: impl FnOnc
 
 impl Resolve for BatchHost<'_> {
     fn which(&self, name: &str) -> Option<(String, RealPath)> {
-        memo(&self.which, name, || self.inner.which(name))
+        memo(&self.which, name, || self.inner().which(name))
     }
     fn real(&self, path: &str) -> Option<RealPath> {
-        memo(&self.real, path, || self.inner.real(path))
+        memo(&self.real, path, || self.inner().real(path))
     }
     fn cwd(&self) -> &str {
-        self.inner.cwd()
+        self.host.cwd()
     }
 }
 
