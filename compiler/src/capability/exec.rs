@@ -81,8 +81,12 @@ thread_local! {
         std::cell::RefCell::new(super::index::FnvMap::default());
 }
 
-/// `command_name_key`, memoised per thread.
+/// `command_name_key`, memoised per thread for names that are not ASCII (an ASCII name's
+/// key is its lowercase, cheaper than a lookup).
 pub fn name_key(name: &str) -> String {
+    if name.is_ascii() {
+        return command_name_key(name);
+    }
     NAMES.with(|m| {
         if let Some(k) = m.borrow().get(name) {
             return k.clone();

@@ -6,6 +6,7 @@
 //! through `path_within`. It must never drop a scope that could speak to the subject.
 
 use crate::path::identity::collision_key;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -35,10 +36,31 @@ impl Hasher for Fnv {
 /// A map hashed with FNV-1a.
 pub type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 
+/// FNV-1a of one key: computed once per subject component, then reused by every layer's
+/// trie (a child is found by comparing hashes, then confirmed by its key).
+pub fn fnv(key: &str) -> u64 {
+    let mut h = Fnv::default();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
 #[derive(Clone, Debug, Default)]
 struct Node {
-    children: FnvMap<String, u32>,
+    /// Children sorted by (hash, key): a lookup is a binary search on the hash and a
+    /// comparison of the key (hashes may collide; the key decides).
+    children: Vec<(u64, Box<str>, u32)>,
     here: Vec<u32>,
+}
+
+impl Node {
+    fn child(&self, key: &SubjectKey<'_>) -> Option<u32> {
+        let start = self.children.partition_point(|(h, _, _)| *h < key.hash);
+        self.children[start..]
+            .iter()
+            .take_while(|(h, _, _)| *h == key.hash)
+            .find(|(_, k, _)| **k == *key.key)
+            .map(|(_, _, n)| *n)
+    }
 }
 
 /// The trie; node 0 is the root (`/`).
@@ -57,28 +79,49 @@ impl Default for PathIndex {
 
 /// The components of an absolute POSIX-style real path (empty components skipped).
 pub fn components(path: &str) -> impl Iterator<Item = &str> {
-    path.split('/').filter(|c| !c.is_empty())
+    crate::path::identity::posix_components(path)
 }
 
 /// How many components a real path has (`/` has none).
 pub fn depth(path: &str) -> u32 {
-    u32::try_from(components(path).count()).unwrap_or(u32::MAX)
+    // a component starts at each byte that is not `/` and follows `/` or the start
+    let mut n = 0u32;
+    let mut prev = b'/';
+    for &b in path.as_bytes() {
+        if b != b'/' && prev == b'/' {
+            n = n.saturating_add(1);
+        }
+        prev = b;
+    }
+    n
 }
 
 thread_local! {
-    /// Collision keys already computed on this thread: `collision_key` is a pure function
-    /// and costly (case mapping and normalisation), while the components of questions
-    /// repeat (`usr`, `bin`, `home`, …). Bounded: cleared when it grows past `MEMO_MAX`.
+    /// Collision keys of non-ASCII components already computed on this thread:
+    /// `collision_key` is a pure function and costly (case mapping and normalisation) for
+    /// them. Bounded: cleared when it grows past `MEMO_MAX`. (An ASCII component's key is
+    /// its ASCII lowercase and needs no memo.)
     static MEMO: std::cell::RefCell<FnvMap<String, std::rc::Rc<str>>> =
         std::cell::RefCell::new(FnvMap::default());
 }
 const MEMO_MAX: usize = 1 << 16;
 
-/// `collision_key`, memoised per thread.
-pub fn key_of(component: &str) -> std::rc::Rc<str> {
+/// One component's index key (`collision_key`): borrowed when the component is already
+/// its own key (ASCII with no uppercase letter, the common case), else computed.
+pub type Key<'a> = Cow<'a, str>;
+
+/// `collision_key`, borrowed when it is the component itself, memoised per thread when
+/// the component is not ASCII.
+pub fn key_of(component: &str) -> Key<'_> {
+    if component.is_ascii() {
+        if component.bytes().any(|b| b.is_ascii_uppercase()) {
+            return Cow::Owned(component.to_ascii_lowercase());
+        }
+        return Cow::Borrowed(component);
+    }
     MEMO.with(|m| {
         if let Some(k) = m.borrow().get(component) {
-            return k.clone();
+            return Cow::Owned(k.to_string());
         }
         let k: std::rc::Rc<str> = collision_key(component).into();
         let mut m = m.borrow_mut();
@@ -86,31 +129,50 @@ pub fn key_of(component: &str) -> std::rc::Rc<str> {
             m.clear();
         }
         m.insert(component.to_owned(), k.clone());
-        k
+        Cow::Owned(k.to_string())
     })
 }
 
-/// The subject's per-component index keys, computed once per question.
-pub type Keys = Vec<std::rc::Rc<str>>;
+/// One component of a subject: its index key and the key's hash.
+#[derive(Clone, Debug)]
+pub struct SubjectKey<'a> {
+    pub key: Key<'a>,
+    pub hash: u64,
+}
 
 /// The subject's per-component index keys, computed once per question.
-pub fn subject_keys(path: &str) -> Keys {
-    components(path).map(key_of).collect()
+pub type Keys<'a> = Vec<SubjectKey<'a>>;
+
+/// The subject's per-component index keys, computed once per question.
+pub fn subject_keys(path: &str) -> Keys<'_> {
+    components(path)
+        .map(|c| {
+            let key = key_of(c);
+            let hash = fnv(&key);
+            SubjectKey { key, hash }
+        })
+        .collect()
 }
 
 impl PathIndex {
     pub fn insert(&mut self, path: &str, id: u32) {
         let mut at = 0usize;
         for c in components(path) {
-            let key = key_of(c).to_string();
-            let next = match self.nodes[at].children.get(&key) {
-                Some(n) => *n as usize,
+            let key = key_of(c);
+            let hash = fnv(&key);
+            let probe = SubjectKey {
+                key: Cow::Borrowed(&key),
+                hash,
+            };
+            let next = match self.nodes[at].child(&probe) {
+                Some(n) => n as usize,
                 None => {
                     let n = self.nodes.len();
                     self.nodes.push(Node::default());
-                    self.nodes[at]
-                        .children
-                        .insert(key, u32::try_from(n).unwrap_or(u32::MAX));
+                    let children = &mut self.nodes[at].children;
+                    let pos = children.partition_point(|(h, k, _)| (*h, &**k) < (hash, &*key));
+                    let id = u32::try_from(n).unwrap_or(u32::MAX);
+                    children.insert(pos, (hash, Box::from(&*key), id));
                     n
                 }
             };
@@ -120,10 +182,7 @@ impl PathIndex {
     }
 
     /// The ids stored at the root and at each node along the subject's path.
-    pub fn candidates<'a>(
-        &'a self,
-        keys: &'a [std::rc::Rc<str>],
-    ) -> impl Iterator<Item = u32> + 'a {
+    pub fn candidates<'a>(&'a self, keys: &'a [SubjectKey<'a>]) -> impl Iterator<Item = u32> + 'a {
         let mut at = Some(0usize);
         let mut next = 0usize;
         std::iter::from_fn(move || {
@@ -131,8 +190,8 @@ impl PathIndex {
             let here = &self.nodes[node].here;
             at = keys
                 .get(next)
-                .and_then(|k| self.nodes[node].children.get(&**k))
-                .map(|n| *n as usize);
+                .and_then(|k| self.nodes[node].child(k))
+                .map(|n| n as usize);
             next += 1;
             Some(here.iter().copied())
         })
@@ -152,7 +211,8 @@ pub trait Indexed: Scope {
 #[derive(Clone, Debug)]
 pub struct Rules<K> {
     table: Table<K>,
-    cells: Vec<(K, Cell)>,
+    /// Each cell with its rank bounds `[negative, positive]` (`Scope::bound`).
+    cells: Vec<(K, Cell, [u32; 2])>,
     index: PathIndex,
     always: Vec<u32>,
 }
@@ -161,8 +221,11 @@ impl<K: Indexed> Rules<K> {
     pub fn compile(table: Table<K>) -> Self {
         let mut index = PathIndex::default();
         let mut always = Vec::new();
-        let cells: Vec<(K, Cell)> = table.cells().map(|(k, c)| (k.clone(), c.clone())).collect();
-        for (i, (k, _)) in cells.iter().enumerate() {
+        let cells: Vec<(K, Cell, [u32; 2])> = table
+            .cells()
+            .map(|(k, c)| (k.clone(), c.clone(), [k.bound(true), k.bound(false)]))
+            .collect();
+        for (i, (k, _, _)) in cells.iter().enumerate() {
             let id = u32::try_from(i).unwrap_or(u32::MAX);
             match k.index_path() {
                 Some(p) => index.insert(p, id),
@@ -180,22 +243,57 @@ impl<K: Indexed> Rules<K> {
         &self.table
     }
     /// Judge a subject whose per-component keys are `keys` (`subject_keys` of its path).
-    pub fn judge(
-        &self,
-        s: &K::Subject,
-        keys: &[std::rc::Rc<str>],
-        arg: Option<&str>,
-    ) -> Verdict<K> {
+    pub fn judge(&self, s: &K::Subject, keys: &[SubjectKey<'_>], arg: Option<&str>) -> Verdict<K> {
         let ids = self
             .index
             .candidates(keys)
             .chain(self.always.iter().copied());
         let cells = &self.cells;
-        self.table.decide(
+        self.table.decide_bounded(
             ids.filter_map(|i| cells.get(i as usize))
-                .map(|(k, c)| (k, c)),
+                .map(|(k, c, b)| (k, c, *b)),
             s,
             arg,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_is_confirmed_by_its_key_not_its_hash() {
+        // two keys forced onto one hash: the key decides
+        let node = Node {
+            children: vec![(7, "a".into(), 1), (7, "b".into(), 2), (9, "c".into(), 3)],
+            here: Vec::new(),
+        };
+        let k = |key: &'static str, hash| SubjectKey {
+            key: Cow::Borrowed(key),
+            hash,
+        };
+        assert_eq!(node.child(&k("a", 7)), Some(1));
+        assert_eq!(node.child(&k("b", 7)), Some(2));
+        assert_eq!(node.child(&k("c", 7)), None);
+        assert_eq!(node.child(&k("c", 9)), Some(3));
+        assert_eq!(node.child(&k("a", 8)), None);
+    }
+
+    #[test]
+    fn candidates_follow_the_collision_keys_of_the_path() {
+        let mut ix = PathIndex::default();
+        ix.insert("/", 0);
+        ix.insert("/home/U", 1);
+        ix.insert("/home/u/.SSH", 2);
+        ix.insert("/home/v", 3);
+        ix.insert("/home/\u{17F}", 4);
+        let keys = subject_keys("/HOME/u/.ssh/id");
+        let got: Vec<u32> = ix.candidates(&keys).collect();
+        assert_eq!(got, vec![0, 1, 2]);
+        let keys = subject_keys("/home/S/x");
+        assert_eq!(ix.candidates(&keys).collect::<Vec<_>>(), vec![0, 4]);
+        assert_eq!(depth("//a//b/"), 2);
+        assert_eq!(depth("/"), 0);
     }
 }

@@ -18,4 +18,10 @@ pub trait Resolve {
     fn real(&self, path: &str) -> Option<RealPath>;
     /// The working directory the stack was frozen at (absolute, real).
     fn cwd(&self) -> &str;
+    /// A resolver for one batch of questions asked at one moment (`ralc why --batch`): it
+    /// answers as this one does, and may remember what it learns about the host for as
+    /// long as it lives. `None` (the default): ask this resolver itself.
+    fn for_batch(&self) -> Option<Box<dyn Resolve + '_>> {
+        None
+    }
 }

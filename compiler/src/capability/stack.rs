@@ -6,7 +6,7 @@
 
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace};
-use super::index::{depth, subject_keys, Rules};
+use super::index::{depth, subject_keys, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
 use super::resolve::Resolve;
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
@@ -282,15 +282,28 @@ impl GrantStack {
         real: &RealPath,
         _r: &dyn Resolve,
     ) -> Result<Granted, Withheld<FsScope>> {
+        if self.fs_rules(op).is_empty() || is_discard(real.as_str()) {
+            return Ok(Granted::default());
+        }
+        self.judge_keys(op, real, &subject_keys(real.as_str()))
+    }
+
+    /// `judge_real` once the subject's index keys are known (an exec question reuses the
+    /// keys of its exec judgment).
+    fn judge_keys(
+        &self,
+        op: FsOp,
+        real: &RealPath,
+        keys: &[SubjectKey<'_>],
+    ) -> Result<Granted, Withheld<FsScope>> {
         let rules = self.fs_rules(op);
         if rules.is_empty() || is_discard(real.as_str()) {
             return Ok(Granted::default());
         }
-        let keys = subject_keys(real.as_str());
         fold(
             rules
                 .iter()
-                .map(|(_, t)| t.judge(real.as_str(), &keys, None)),
+                .map(|(_, t)| t.judge(real.as_str(), keys, None)),
         )
     }
 
@@ -333,7 +346,7 @@ impl GrantStack {
         )
         .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
         let read = self
-            .judge_real(FsOp::Read, &real, r)
+            .judge_keys(FsOp::Read, &real, &keys)
             .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
         Ok(Admitted {
             program_real: real,

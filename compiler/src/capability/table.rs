@@ -278,19 +278,34 @@ impl<K: Scope> Table<K> {
         s: &K::Subject,
         first_arg: Option<&str>,
     ) -> Verdict<K> {
+        self.decide_bounded(
+            cells.map(|(k, c)| (k, c, [k.bound(true), k.bound(false)])),
+            s,
+            first_arg,
+        )
+    }
+
+    /// `decide` with each cell's rank bounds (`[negative, positive]`, as `Scope::bound`
+    /// gives them) already known, so a compiled table computes them once.
+    pub fn decide_bounded<'a>(
+        &'a self,
+        cells: impl Iterator<Item = (&'a K, &'a Cell, [u32; 2])>,
+        s: &K::Subject,
+        first_arg: Option<&str>,
+    ) -> Verdict<K> {
         let mut best: Option<u32> = None;
         let mut neg: Option<(&K, &Cited)> = None;
         let mut pos: Option<(&K, &Cited)> = None;
         let mut only: Option<BTreeSet<String>> = None;
         let mut only_by: Option<(&K, &Cited)> = None;
-        for (k, c) in cells {
-            for negative in [true, false] {
+        for (k, c, bounds) in cells {
+            for (negative, bound) in [(true, bounds[0]), (false, bounds[1])] {
                 let present = if negative {
                     c.negative.is_some()
                 } else {
                     c.positive.is_some()
                 };
-                if !present || best.is_some_and(|b| k.bound(negative) < b) {
+                if !present || best.is_some_and(|b| bound < b) {
                     continue;
                 }
                 let Some(rank) = k.speaks(negative, s) else {

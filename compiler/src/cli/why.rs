@@ -9,7 +9,10 @@ use crate::capability::fs::FsOp;
 use crate::capability::resolve::Resolve;
 use crate::capability::stack::{Flag, GrantStack};
 use crate::guard::{self, Decision};
+use crate::path::frozen::RealPath;
 use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 pub const EXIT_GRANTED: i32 = 0;
 pub const EXIT_WITHHELD: i32 = 1;
@@ -176,9 +179,60 @@ pub fn human(d: &Decision) -> String {
     s
 }
 
+/// The host as one batch sees it: each distinct `which` and `real` question is put to the
+/// live resolver once and its answer reused for the rest of the batch (a batch is one
+/// moment: every line is judged against the host as it was when the answer was first
+/// needed). It answers nothing itself.
+pub struct BatchHost<'a> {
+    /// The resolver's own batch form (`Resolve::for_batch`), when it has one.
+    batch: Option<Box<dyn Resolve + 'a>>,
+    host: &'a dyn Resolve,
+    which: RefCell<HashMap<String, Option<(String, RealPath)>>>,
+    real: RefCell<HashMap<String, Option<RealPath>>>,
+}
+
+impl<'a> BatchHost<'a> {
+    pub fn new(host: &'a dyn Resolve) -> Self {
+        BatchHost {
+            batch: host.for_batch(),
+            host,
+            which: RefCell::default(),
+            real: RefCell::default(),
+        }
+    }
+    fn inner(&self) -> &dyn Resolve {
+        self.batch.as_deref().unwrap_or(self.host)
+    }
+}
+
+/// Look `key` up in `memo`, asking `ask` (and remembering its answer) on a miss.
+fn memo<T: Clone>(memo: &RefCell<HashMap<String, T>>, key: &str, ask: impl FnOnce() -> T) -> T {
+    if let Some(v) = memo.borrow().get(key) {
+        return v.clone();
+    }
+    let v = ask();
+    memo.borrow_mut().insert(key.to_owned(), v.clone());
+    v
+}
+
+impl Resolve for BatchHost<'_> {
+    fn which(&self, name: &str) -> Option<(String, RealPath)> {
+        memo(&self.which, name, || self.inner().which(name))
+    }
+    fn real(&self, path: &str) -> Option<RealPath> {
+        memo(&self.real, path, || self.inner().real(path))
+    }
+    fn cwd(&self) -> &str {
+        self.host.cwd()
+    }
+}
+
 /// Answer every line of a batch into `out` (blank lines and `#` comments skipped);
-/// returns whether every line was a question.
+/// returns whether every line was a question. The host is consulted through a
+/// `BatchHost`, so a repeated subject costs the live resolver nothing.
 pub fn batch(stack: &GrantStack, r: &dyn Resolve, input: &str, out: &mut String) -> bool {
+    let host = BatchHost::new(r);
+    let r: &dyn Resolve = &host;
     let mut all = true;
     for line in input.lines() {
         let t = line.trim();
@@ -332,5 +386,49 @@ mod tests {
         assert_eq!(out.lines().count(), 2);
         assert!(out.contains(r#""reason":"subcommand""#));
         assert!(!batch(&s, &h, "bogus\n", &mut out));
+    }
+
+    /// A resolver that counts the questions put to it.
+    struct Counting<'a> {
+        inner: &'a FakeHost,
+        asked: std::cell::Cell<usize>,
+    }
+
+    impl Resolve for Counting<'_> {
+        fn which(&self, name: &str) -> Option<(String, RealPath)> {
+            self.asked.set(self.asked.get() + 1);
+            self.inner.which(name)
+        }
+        fn real(&self, path: &str) -> Option<RealPath> {
+            self.asked.set(self.asked.get() + 1);
+            self.inner.real(path)
+        }
+        fn cwd(&self) -> &str {
+            self.inner.cwd()
+        }
+    }
+
+    #[test]
+    fn a_batch_asks_the_host_once_per_distinct_question() {
+        let h = FakeHost::new().on_path("git", "/usr/bin/git");
+        let s = stack();
+        let lines = "read /home/u/a\nexec git status\nread /home/u/.ssh/id\n";
+        let mut one = String::new();
+        assert!(batch(&s, &h, lines, &mut one));
+        let counting = Counting {
+            inner: &h,
+            asked: std::cell::Cell::new(0),
+        };
+        let mut once = String::new();
+        assert!(batch(&s, &counting, lines, &mut once));
+        let first = counting.asked.get();
+        let mut many = String::new();
+        counting.asked.set(0);
+        assert!(batch(&s, &counting, &lines.repeat(50), &mut many));
+        // the same answers, and the same number of host questions for 50 copies as for one
+        assert_eq!(once, one);
+        assert_eq!(many, one.repeat(50));
+        assert_eq!(counting.asked.get(), first);
+        assert!(first > 0);
     }
 }

@@ -234,7 +234,70 @@ impl FreezeCtx {
     }
 }
 
+/// `FreezeCtx` for one batch: the real form of each directory it resolves is remembered
+/// for the batch, and a path is resolved from its parent's real form by one look at its
+/// own entry (only a symlink needs the full resolution). Same answers as `real_of`: the
+/// real form of `parent/name` is `real(parent)/name` unless `name` is a symlink there
+/// (when it does not exist, its nearest existing ancestor is `parent`'s).
+struct BatchCtx<'a> {
+    ctx: &'a FreezeCtx,
+    reals: std::cell::RefCell<std::collections::HashMap<String, Result<RealPath, RealError>>>,
+}
+
+impl BatchCtx<'_> {
+    fn real_memo(&self, path: &str) -> Result<RealPath, RealError> {
+        let rules = self.ctx.rules;
+        if rules != PathRules::Posix || !absolute_under(path, rules) {
+            return self.ctx.real_of(path);
+        }
+        if let Some(r) = self.reals.borrow().get(path) {
+            return r.clone();
+        }
+        let folded = fold_dots_under(path, rules);
+        let r = match folded.rsplit_once('/') {
+            Some((parent, name)) if !name.is_empty() => {
+                let parent = if parent.is_empty() { "/" } else { parent };
+                match self.real_memo(parent) {
+                    Ok(p) => match join_under(p.as_str(), name, rules) {
+                        Ok(joined) if !self.ctx.disk.is_symlink(&joined) => {
+                            Ok(RealPath::from_resolved(joined))
+                        }
+                        _ => self.ctx.real_of(&folded),
+                    },
+                    Err(_) => self.ctx.real_of(&folded),
+                }
+            }
+            _ => self.ctx.real_of(&folded),
+        };
+        self.reals.borrow_mut().insert(path.to_owned(), r.clone());
+        r
+    }
+}
+
+impl Resolve for BatchCtx<'_> {
+    fn which(&self, name: &str) -> Option<(String, RealPath)> {
+        let entries = path_entries(self.ctx.var("PATH")?, self.ctx.rules);
+        let found = which_in(name, &entries, self.ctx.rules, |p| {
+            self.ctx.disk.is_executable_file(p)
+        })?;
+        let real = self.real_memo(&found).ok()?;
+        Some((found, real))
+    }
+    fn real(&self, path: &str) -> Option<RealPath> {
+        self.real_memo(path).ok()
+    }
+    fn cwd(&self) -> &str {
+        &self.ctx.cwd_real
+    }
+}
+
 impl Resolve for FreezeCtx {
+    fn for_batch(&self) -> Option<Box<dyn Resolve + '_>> {
+        Some(Box::new(BatchCtx {
+            ctx: self,
+            reals: Default::default(),
+        }))
+    }
     fn which(&self, name: &str) -> Option<(String, RealPath)> {
         let entries = path_entries(self.var("PATH")?, self.rules);
         let found = which_in(name, &entries, self.rules, |p| {
@@ -248,5 +311,83 @@ impl Resolve for FreezeCtx {
     }
     fn cwd(&self) -> &str {
         &self.cwd_real
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::freeze::disk::MemDisk;
+
+    #[test]
+    fn a_batch_resolves_as_real_of_does() {
+        let disk = MemDisk::new()
+            .dir("/usr/lib")
+            .exe("/usr/bin/git")
+            .link("/bin", "/usr/bin")
+            .link("/usr/lib/libz.so", "libz.so.1")
+            .file("/usr/lib/libz.so.1", "")
+            .link("/home/u/l", "/usr/lib")
+            .link("/home/u/dangling", "/nowhere/x")
+            .file("/etc/passwd", "");
+        let ctx = FreezeCtx::from_parts(BTreeMap::new(), "/home/u".into(), Arc::new(disk));
+        let batch = ctx.for_batch().unwrap();
+        for p in [
+            "/",
+            "/usr",
+            "/usr/lib/libz.so",
+            "/usr/lib/missing/deeper",
+            "/bin/git",
+            "/bin/nothing",
+            "/home/u/l/libz.so",
+            "/home/u/l/libz.so.1",
+            "/home/u/l/none",
+            "/home/u/dangling",
+            "/home/u/dangling/y",
+            "/etc/passwd/x",
+            "/a/../usr/./lib//libz.so",
+            "relative/path",
+            "/usr/lib/libz.so",
+        ] {
+            // twice: the second answer comes from the memo
+            for _ in 0..2 {
+                assert_eq!(batch.real(p), ctx.real(p), "{p}");
+            }
+        }
+        assert_eq!(batch.cwd(), ctx.cwd());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_batch_resolves_the_live_disk_as_real_of_does() {
+        use crate::freeze::disk::RealDisk;
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().to_str().unwrap().to_owned();
+        let mk = |p: &str| std::fs::create_dir_all(format!("{root}/{p}")).unwrap();
+        mk("a/b");
+        mk("c");
+        std::os::unix::fs::symlink(format!("{root}/a"), format!("{root}/c/toa")).unwrap();
+        std::os::unix::fs::symlink("b", format!("{root}/a/rel")).unwrap();
+        std::os::unix::fs::symlink("/nowhere/at/all", format!("{root}/c/dangling")).unwrap();
+        let ctx = FreezeCtx::from_parts(BTreeMap::new(), root.clone(), Arc::new(RealDisk));
+        let batch = ctx.for_batch().unwrap();
+        for p in [
+            "a/b",
+            "a/b/f",
+            "c/toa",
+            "c/toa/b/x",
+            "c/toa/rel",
+            "c/toa/rel/y",
+            "a/rel/z",
+            "c/dangling",
+            "c/dangling/q",
+            "none/deeper",
+            "c/../a/./b",
+        ] {
+            let p = format!("{root}/{p}");
+            for _ in 0..2 {
+                assert_eq!(batch.real(&p), ctx.real(&p), "{p}");
+            }
+        }
     }
 }
