@@ -144,6 +144,8 @@ struct Compiled {
     read: Vec<(usize, Rules<FsScope>)>,
     write: Vec<(usize, Rules<FsScope>)>,
     tools: BTreeSet<String>,
+    /// The same names, sorted, shared with each question's `ExecSubject`.
+    tool_names: Vec<std::sync::Arc<str>>,
 }
 
 /// The ordered layers, root first.
@@ -218,6 +220,10 @@ impl GrantStack {
                 exec: exec_tables,
                 read,
                 write,
+                tool_names: tools
+                    .iter()
+                    .map(|t| std::sync::Arc::from(t.as_str()))
+                    .collect(),
                 tools,
             },
         }
@@ -335,7 +341,14 @@ impl GrantStack {
         let Some(real) = real else {
             return Err(refuse(None, ExecDenial::NotFound));
         };
-        let subject = ExecSubject::new(program, &real, self.tools(r));
+        let tools: exec::Tools = self
+            .compiled
+            .tool_names
+            .iter()
+            .map(|t| (t.clone(), r.which(t).map(|(_, real)| real)))
+            .collect();
+        let subject = ExecSubject::new(program, real, tools);
+        let real = subject.real();
         let keys = subject_keys(real.as_str());
         let first = args.first().map(String::as_str);
         let run = fold(
@@ -346,10 +359,11 @@ impl GrantStack {
         )
         .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
         let read = self
-            .judge_keys(FsOp::Read, &real, &keys)
+            .judge_keys(FsOp::Read, real, &keys)
             .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
+        drop(keys);
         Ok(Admitted {
-            program_real: real,
+            program_real: subject.into_real(),
             argv0: program.to_owned(),
             args: args.to_vec(),
             run,

@@ -17,7 +17,11 @@ pub fn run(args: &RenderArgs) -> i32 {
     match args.target {
         Target::Linux => linux(args),
         Target::Macos | Target::Windows => {
-            let name = if args.target == Target::Macos { "macos" } else { "windows" };
+            let name = if args.target == Target::Macos {
+                "macos"
+            } else {
+                "windows"
+            };
             eprintln!(
                 "ralc render: --target {name} is not built yet (only --target linux renders); \
                  nothing was rendered"
