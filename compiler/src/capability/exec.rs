@@ -5,12 +5,12 @@
 //! `Name` carries only negative evidence and `Any` only positive, by construction here.
 //! Containment is `path_within`, vetoes `command_name_key`; never a string compare.
 
-use super::index::{depth, Indexed, Rules};
+use super::index::{depth, within, Indexed, Rules};
 use super::layer::{Capabilities, ExecKey, Origin};
 use super::table::{Cited, Own, Scope, Table};
 use crate::capability::projection::KernelExecRules;
 use crate::path::frozen::{FrozenPath, RealPath};
-use crate::path::identity::{command_name_key, path_within, Identity};
+use crate::path::identity::{command_name_key, Identity};
 use crate::typecheck::profile::ExecPolicy;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -166,7 +166,7 @@ fn identity(negative: bool) -> Identity {
 
 /// `path` names exactly `file` under the identity (within it, and as deep).
 fn is_file(id: Identity, file: &str, path: &str) -> bool {
-    depth(file) == depth(path) && path_within(id, file, path)
+    depth(file) == depth(path) && within(id, file, path)
 }
 
 impl Scope for ExecScope {
@@ -176,7 +176,7 @@ impl Scope for ExecScope {
             ExecScope::Any => (!negative).then_some(ANY),
             ExecScope::Dir(p) => {
                 let real = p.real().as_str();
-                path_within(identity(negative), real, s.real.as_str())
+                within(identity(negative), real, s.real.as_str())
                     .then(|| 1 + depth(real).min(CARRIER - 2))
             }
             ExecScope::File(p) => {
