@@ -167,6 +167,30 @@ pub fn subject_keys(path: &str) -> Keys<'_> {
         .collect()
 }
 
+/// Components a question's keys hold on the stack before they spill to the heap.
+const INLINE_KEYS: usize = 16;
+
+/// Call `f` with the subject's per-component index keys, held on the stack when the path
+/// has at most `INLINE_KEYS` components (a heap vector otherwise): the same keys as
+/// `subject_keys`, without its allocation on the common path.
+pub fn with_subject_keys<R>(path: &str, f: impl FnOnce(&[SubjectKey<'_>]) -> R) -> R {
+    let mut inline: [SubjectKey<'_>; INLINE_KEYS] = std::array::from_fn(|_| SubjectKey {
+        key: Cow::Borrowed(""),
+        hash: 0,
+    });
+    let mut n = 0usize;
+    for c in components(path) {
+        let Some(slot) = inline.get_mut(n) else {
+            return f(&subject_keys(path));
+        };
+        let key = key_of(c);
+        let hash = fnv(&key);
+        *slot = SubjectKey { key, hash };
+        n += 1;
+    }
+    f(inline.get(..n).unwrap_or(&[]))
+}
+
 impl PathIndex {
     pub fn insert(&mut self, path: &str, id: u32) {
         let mut at = 0usize;
@@ -274,6 +298,27 @@ impl<K: Indexed> Rules<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inline_keys_are_the_subject_keys() {
+        let long = "/a".repeat(INLINE_KEYS + 3);
+        for p in [
+            "/",
+            "",
+            "/Home/u/\u{17F}x",
+            "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p",
+            &long,
+        ] {
+            let want: Vec<(String, u64)> = subject_keys(p)
+                .iter()
+                .map(|k| (k.key.to_string(), k.hash))
+                .collect();
+            let got: Vec<(String, u64)> = with_subject_keys(p, |ks| {
+                ks.iter().map(|k| (k.key.to_string(), k.hash)).collect()
+            });
+            assert_eq!(got, want, "{p}");
+        }
+    }
 
     #[test]
     fn within_agrees_with_path_within() {

@@ -6,7 +6,7 @@
 
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace};
-use super::index::{depth, subject_keys, Rules, SubjectKey};
+use super::index::{depth, with_subject_keys, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
 use super::resolve::Resolve;
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
@@ -291,7 +291,7 @@ impl GrantStack {
         if self.fs_rules(op).is_empty() || is_discard(real.as_str()) {
             return Ok(Granted::default());
         }
-        self.judge_keys(op, real, &subject_keys(real.as_str()))
+        with_subject_keys(real.as_str(), |keys| self.judge_keys(op, real, keys))
     }
 
     /// `judge_real` once the subject's index keys are known (an exec question reuses the
@@ -348,20 +348,21 @@ impl GrantStack {
             .map(|t| (t.clone(), r.which(t).map(|(_, real)| real)))
             .collect();
         let subject = ExecSubject::new(program, real, tools);
-        let real = subject.real();
-        let keys = subject_keys(real.as_str());
         let first = args.first().map(String::as_str);
-        let run = fold(
-            self.compiled
-                .exec
-                .iter()
-                .map(|(_, t)| t.judge(&subject, &keys, first)),
-        )
-        .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
-        let read = self
-            .judge_keys(FsOp::Read, real, &keys)
-            .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
-        drop(keys);
+        let (run, read) = with_subject_keys(subject.real().as_str(), |keys| {
+            let real = subject.real();
+            let run = fold(
+                self.compiled
+                    .exec
+                    .iter()
+                    .map(|(_, t)| t.judge(&subject, keys, first)),
+            )
+            .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
+            let read = self
+                .judge_keys(FsOp::Read, real, keys)
+                .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
+            Ok((run, read))
+        })?;
         Ok(Admitted {
             program_real: subject.into_real(),
             argv0: program.to_owned(),
