@@ -158,13 +158,27 @@ pub type Keys<'a> = Vec<SubjectKey<'a>>;
 
 /// The subject's per-component index keys, computed once per question.
 pub fn subject_keys(path: &str) -> Keys<'_> {
-    components(path)
-        .map(|c| {
+    components(path).map(subject_key).collect()
+}
+
+/// One component's key and hash: one pass when the component is already its own key
+/// (ASCII with no uppercase letter: its FNV-1a is computed while checking), else
+/// `key_of` then `fnv`.
+fn subject_key(c: &str) -> SubjectKey<'_> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in c.as_bytes() {
+        if !b.is_ascii() || b.is_ascii_uppercase() {
             let key = key_of(c);
             let hash = fnv(&key);
-            SubjectKey { key, hash }
-        })
-        .collect()
+            return SubjectKey { key, hash };
+        }
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    SubjectKey {
+        key: Cow::Borrowed(c),
+        hash: h,
+    }
 }
 
 /// Components a question's keys hold on the stack before they spill to the heap.
@@ -183,9 +197,7 @@ pub fn with_subject_keys<R>(path: &str, f: impl FnOnce(&[SubjectKey<'_>]) -> R) 
         let Some(slot) = inline.get_mut(n) else {
             return f(&subject_keys(path));
         };
-        let key = key_of(c);
-        let hash = fnv(&key);
-        *slot = SubjectKey { key, hash };
+        *slot = subject_key(c);
         n += 1;
     }
     f(inline.get(..n).unwrap_or(&[]))
@@ -298,6 +310,24 @@ impl<K: Indexed> Rules<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pass_keys_are_key_of_and_fnv() {
+        for c in [
+            "",
+            "a",
+            "usr",
+            "Usr",
+            "x86_64-linux-gnu",
+            "\u{17F}",
+            "caf\u{e9}",
+            ".SSH",
+        ] {
+            let k = subject_key(c);
+            assert_eq!(k.key, key_of(c), "{c}");
+            assert_eq!(k.hash, fnv(&key_of(c)), "{c}");
+        }
+    }
 
     #[test]
     fn inline_keys_are_the_subject_keys() {
