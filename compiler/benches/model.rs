@@ -3,7 +3,8 @@
 //! growth of judgment cost with 1k/10k/100k entries, and `why --batch` over 100,000
 //! questions in process. Prints one line per measurement (the median and best of
 //! `ROUNDS` rounds, per core: the thread's own CPU time); numbers go to
-//! `docs/performance-model.md`. Run: `cargo bench -p ralc --bench model`.
+//! `docs/performance-model.md`. Run: `cargo bench -p ralc --bench model` (append
+//! `-- quick` for the 3-layer section only).
 
 use ralc::capability::fs::FsOp;
 use ralc::capability::layer::Capabilities;
@@ -241,6 +242,10 @@ fn main() {
         stack.judge_real(FsOp::Read, &reals[i % 1000], &h).is_ok()
     });
 
+    // `cargo bench -p ralc --bench model -- quick`: the 3-layer section only
+    if std::env::args().any(|a| a == "quick") {
+        return;
+    }
     println!("cost growth with entries (one layer, read + exec):");
     for size in [1_000usize, 10_000, 100_000] {
         let t = Instant::now();

@@ -5,14 +5,15 @@
 //! `Name` carries only negative evidence and `Any` only positive, by construction here.
 //! Containment is `path_within`, vetoes `command_name_key`; never a string compare.
 
-use super::index::{depth, Indexed, Rules};
+use super::index::{depth, within, Indexed, Rules};
 use super::layer::{Capabilities, ExecKey, Origin};
 use super::table::{Cited, Own, Scope, Table};
 use crate::capability::projection::KernelExecRules;
 use crate::path::frozen::{FrozenPath, RealPath};
-use crate::path::identity::{command_name_key, path_within, Identity};
+use crate::path::identity::{command_name_key, Identity};
 use crate::typecheck::profile::ExecPolicy;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// An exec scope.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -55,22 +56,76 @@ impl ExecScope {
     }
 }
 
+/// Where each bare tool of the stack lands now, sorted by name (looked up by binary
+/// search; the names are shared with the compiled stack, not copied per question).
+pub type Tools = Vec<(Arc<str>, Option<RealPath>)>;
+
 /// A program as the exec table judges it: its real path, the name keys of the name it was
 /// invoked by and of its real file, and where each bare tool of the stack lands now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecSubject {
-    pub real: String,
-    pub name_keys: [String; 2],
-    pub tools: BTreeMap<String, Option<RealPath>>,
+    real: RealPath,
+    name_keys: [NameKey; 2],
+    tools: Tools,
+}
+
+/// A name key: the real path's last component from this byte on when that component is
+/// already its own key (ASCII with no uppercase letter), else computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum NameKey {
+    InReal(usize),
+    Owned(String),
+}
+
+/// The last `/`-separated component of a name (as `command_name_key` takes it).
+fn last_component(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// Already its own `collision_key`: ASCII with no uppercase letter.
+fn is_own_key(c: &str) -> bool {
+    c.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase())
 }
 
 impl ExecSubject {
-    pub fn new(invoked: &str, real: &RealPath, tools: BTreeMap<String, Option<RealPath>>) -> Self {
+    pub fn new(invoked: &str, real: RealPath, tools: Tools) -> Self {
+        let r = real.as_str();
+        let last = last_component(r);
+        let start = r.len() - last.len();
+        let real_key = if is_own_key(last) {
+            NameKey::InReal(start)
+        } else {
+            NameKey::Owned(name_key(r))
+        };
+        let inv = last_component(invoked);
+        let invoked_key = match &real_key {
+            NameKey::InReal(_) if inv == last => NameKey::InReal(start),
+            _ => NameKey::Owned(name_key(invoked)),
+        };
         ExecSubject {
-            real: real.as_str().to_owned(),
-            name_keys: [name_key(invoked), name_key(real.as_str())],
+            real,
+            name_keys: [invoked_key, real_key],
             tools,
         }
+    }
+    /// The real path judged.
+    pub fn real(&self) -> &RealPath {
+        &self.real
+    }
+    /// Give back the real path.
+    pub fn into_real(self) -> RealPath {
+        self.real
+    }
+    /// The name keys of the invoked name and of the real file.
+    pub fn name_keys(&self) -> [&str; 2] {
+        self.name_keys.each_ref().map(|k| match k {
+            NameKey::InReal(at) => self.real.as_str().get(*at..).unwrap_or(""),
+            NameKey::Owned(s) => s.as_str(),
+        })
+    }
+    fn tool(&self, name: &str) -> Option<&RealPath> {
+        let i = self.tools.binary_search_by(|(n, _)| (**n).cmp(name)).ok()?;
+        self.tools.get(i)?.1.as_ref()
     }
 }
 
@@ -111,7 +166,7 @@ fn identity(negative: bool) -> Identity {
 
 /// `path` names exactly `file` under the identity (within it, and as deep).
 fn is_file(id: Identity, file: &str, path: &str) -> bool {
-    depth(file) == depth(path) && path_within(id, file, path)
+    depth(file) == depth(path) && within(id, file, path)
 }
 
 impl Scope for ExecScope {
@@ -121,20 +176,17 @@ impl Scope for ExecScope {
             ExecScope::Any => (!negative).then_some(ANY),
             ExecScope::Dir(p) => {
                 let real = p.real().as_str();
-                path_within(identity(negative), real, &s.real)
+                within(identity(negative), real, s.real.as_str())
                     .then(|| 1 + depth(real).min(CARRIER - 2))
             }
             ExecScope::File(p) => {
-                is_file(identity(negative), p.real().as_str(), &s.real).then_some(EXACT)
+                is_file(identity(negative), p.real().as_str(), s.real.as_str()).then_some(EXACT)
             }
-            ExecScope::Tool(name) => match s.tools.get(name) {
-                Some(Some(real)) => {
-                    is_file(identity(negative), real.as_str(), &s.real).then_some(EXACT)
-                }
-                _ => None,
-            },
+            ExecScope::Tool(name) => s.tool(name).and_then(|real| {
+                is_file(identity(negative), real.as_str(), s.real.as_str()).then_some(EXACT)
+            }),
             ExecScope::Name(key) => {
-                (negative && s.name_keys.iter().any(|k| k == key)).then_some(NAME)
+                (negative && s.name_keys().contains(&key.as_str())).then_some(NAME)
             }
         }
     }
@@ -170,9 +222,9 @@ impl Own for ExecScope {
             ExecScope::Tool(_) | ExecScope::Name(_) => (String::new(), [fresh(), fresh()]),
         };
         Box::new(ExecSubject {
-            real,
-            name_keys: keys,
-            tools: BTreeMap::new(),
+            real: RealPath::from_resolved(real),
+            name_keys: keys.map(NameKey::Owned),
+            tools: Vec::new(),
         })
     }
 }

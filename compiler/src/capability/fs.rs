@@ -4,11 +4,11 @@
 //! Containment is `path_within` only (allowances Stored, exclusions Collision); this
 //! module never compares paths itself.
 
-use super::index::{depth, Indexed};
+use super::index::{depth, within, Indexed};
 use super::layer::{Capabilities, FsEntry, Origin};
 use super::table::{Cited, Own, Scope, Table};
 use crate::path::frozen::{FrozenPath, RealPath};
-use crate::path::identity::{path_within, Identity};
+use crate::path::identity::Identity;
 
 /// Which region a question is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,9 +49,9 @@ impl Scope for FsScope {
     fn speaks(&self, negative: bool, s: &str) -> Option<u32> {
         let real = self.real();
         if negative {
-            path_within(Identity::Collision, real, s).then_some(EXCLUSION)
+            within(Identity::Collision, real, s).then_some(EXCLUSION)
         } else {
-            path_within(Identity::Stored, real, s).then(|| depth(real).min(EXCLUSION - 1))
+            within(Identity::Stored, real, s).then(|| depth(real).min(EXCLUSION - 1))
         }
     }
     fn bound(&self, negative: bool) -> u32 {

@@ -5,7 +5,7 @@
 //! both allowances and exclusions) and every candidate is then confirmed by its scope
 //! through `path_within`. It must never drop a scope that could speak to the subject.
 
-use crate::path::identity::collision_key;
+use crate::path::identity::{collision_key, path_within, Identity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -96,6 +96,19 @@ pub fn depth(path: &str) -> u32 {
     n
 }
 
+/// `path_within`, with a byte fast path: when `path` is `prefix` followed by nothing or
+/// by `/` (or `prefix` ends in `/`), each component of `prefix` is byte-equal to the
+/// matching one of `path`, which is equality under every identity. Otherwise (a mere
+/// sufficient condition failed) the full comparison decides.
+pub fn within(id: Identity, prefix: &str, path: &str) -> bool {
+    if let Some(rest) = path.strip_prefix(prefix) {
+        if rest.is_empty() || rest.starts_with('/') || prefix.ends_with('/') {
+            return true;
+        }
+    }
+    path_within(id, prefix, path)
+}
+
 thread_local! {
     /// Collision keys of non-ASCII components already computed on this thread:
     /// `collision_key` is a pure function and costly (case mapping and normalisation) for
@@ -145,13 +158,49 @@ pub type Keys<'a> = Vec<SubjectKey<'a>>;
 
 /// The subject's per-component index keys, computed once per question.
 pub fn subject_keys(path: &str) -> Keys<'_> {
-    components(path)
-        .map(|c| {
+    components(path).map(subject_key).collect()
+}
+
+/// One component's key and hash: one pass when the component is already its own key
+/// (ASCII with no uppercase letter: its FNV-1a is computed while checking), else
+/// `key_of` then `fnv`.
+fn subject_key(c: &str) -> SubjectKey<'_> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in c.as_bytes() {
+        if !b.is_ascii() || b.is_ascii_uppercase() {
             let key = key_of(c);
             let hash = fnv(&key);
-            SubjectKey { key, hash }
-        })
-        .collect()
+            return SubjectKey { key, hash };
+        }
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    SubjectKey {
+        key: Cow::Borrowed(c),
+        hash: h,
+    }
+}
+
+/// Components a question's keys hold on the stack before they spill to the heap.
+const INLINE_KEYS: usize = 16;
+
+/// Call `f` with the subject's per-component index keys, held on the stack when the path
+/// has at most `INLINE_KEYS` components (a heap vector otherwise): the same keys as
+/// `subject_keys`, without its allocation on the common path.
+pub fn with_subject_keys<R>(path: &str, f: impl FnOnce(&[SubjectKey<'_>]) -> R) -> R {
+    let mut inline: [SubjectKey<'_>; INLINE_KEYS] = std::array::from_fn(|_| SubjectKey {
+        key: Cow::Borrowed(""),
+        hash: 0,
+    });
+    let mut n = 0usize;
+    for c in components(path) {
+        let Some(slot) = inline.get_mut(n) else {
+            return f(&subject_keys(path));
+        };
+        *slot = subject_key(c);
+        n += 1;
+    }
+    f(inline.get(..n).unwrap_or(&[]))
 }
 
 impl PathIndex {
@@ -261,6 +310,83 @@ impl<K: Indexed> Rules<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_pass_keys_are_key_of_and_fnv() {
+        for c in [
+            "",
+            "a",
+            "usr",
+            "Usr",
+            "x86_64-linux-gnu",
+            "\u{17F}",
+            "caf\u{e9}",
+            ".SSH",
+        ] {
+            let k = subject_key(c);
+            assert_eq!(k.key, key_of(c), "{c}");
+            assert_eq!(k.hash, fnv(&key_of(c)), "{c}");
+        }
+    }
+
+    #[test]
+    fn inline_keys_are_the_subject_keys() {
+        let long = "/a".repeat(INLINE_KEYS + 3);
+        for p in [
+            "/",
+            "",
+            "/Home/u/\u{17F}x",
+            "/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p",
+            &long,
+        ] {
+            let want: Vec<(String, u64)> = subject_keys(p)
+                .iter()
+                .map(|k| (k.key.to_string(), k.hash))
+                .collect();
+            let got: Vec<(String, u64)> = with_subject_keys(p, |ks| {
+                ks.iter().map(|k| (k.key.to_string(), k.hash)).collect()
+            });
+            assert_eq!(got, want, "{p}");
+        }
+    }
+
+    #[test]
+    fn within_agrees_with_path_within() {
+        let paths = [
+            "",
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/a//b",
+            "/a/b",
+            "/a/bc",
+            "/ab",
+            "/A/b",
+            "/a/B/c",
+            "/a/b/",
+            "/a/\u{17F}",
+            "/a/s",
+            "/a/S/x",
+            "/usr/bin",
+            "/usr/bin/git",
+            "/usr/binx",
+            "a",
+            "a/b",
+            "/\u{0}",
+        ];
+        for id in [Identity::Stored, Identity::Collision] {
+            for p in paths {
+                for q in paths {
+                    assert_eq!(
+                        within(id, p, q),
+                        path_within(id, p, q),
+                        "{id:?} {p:?} {q:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_child_is_confirmed_by_its_key_not_its_hash() {

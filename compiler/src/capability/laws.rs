@@ -11,7 +11,7 @@ use super::table::{join_verdict, meet_verdict, Cited, Judge, Table, Verdict, Wit
 use super::testkit::{fp, origin, FakeHost, L};
 use crate::path::frozen::RealPath;
 use proptest::prelude::*;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 const COMPONENTS: &[&str] = &["a", "b", "A", "c"];
 const ARGS: &[&str] = &["x", "y", "z"];
@@ -98,7 +98,7 @@ fn exec_subject() -> impl Strategy<Value = (ExecSubject, Option<String>)> {
     )
         .prop_map(|(p, invoked, arg)| {
             (
-                ExecSubject::new(invoked, &RealPath::from_resolved(p), BTreeMap::new()),
+                ExecSubject::new(invoked, RealPath::from_resolved(p), Vec::new()),
                 arg,
             )
         })
@@ -183,7 +183,7 @@ proptest! {
         let keys = subject_keys(&s);
         let r = Rules::compile(a.clone());
         prop_assert_eq!(r.judge(&s, &keys, None), a.verdict(&s, None));
-        let keys = subject_keys(&x.real);
+        let keys = subject_keys(x.real().as_str());
         let arg = arg.as_deref();
         let r = Rules::compile(e.clone());
         prop_assert_eq!(r.judge(&x, &keys, arg), e.verdict(&x, arg));

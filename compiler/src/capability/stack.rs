@@ -6,7 +6,7 @@
 
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace};
-use super::index::{depth, subject_keys, Rules, SubjectKey};
+use super::index::{depth, with_subject_keys, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
 use super::resolve::Resolve;
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
@@ -144,6 +144,8 @@ struct Compiled {
     read: Vec<(usize, Rules<FsScope>)>,
     write: Vec<(usize, Rules<FsScope>)>,
     tools: BTreeSet<String>,
+    /// The same names, sorted, shared with each question's `ExecSubject`.
+    tool_names: Vec<std::sync::Arc<str>>,
 }
 
 /// The ordered layers, root first.
@@ -218,6 +220,10 @@ impl GrantStack {
                 exec: exec_tables,
                 read,
                 write,
+                tool_names: tools
+                    .iter()
+                    .map(|t| std::sync::Arc::from(t.as_str()))
+                    .collect(),
                 tools,
             },
         }
@@ -285,7 +291,7 @@ impl GrantStack {
         if self.fs_rules(op).is_empty() || is_discard(real.as_str()) {
             return Ok(Granted::default());
         }
-        self.judge_keys(op, real, &subject_keys(real.as_str()))
+        with_subject_keys(real.as_str(), |keys| self.judge_keys(op, real, keys))
     }
 
     /// `judge_real` once the subject's index keys are known (an exec question reuses the
@@ -335,21 +341,30 @@ impl GrantStack {
         let Some(real) = real else {
             return Err(refuse(None, ExecDenial::NotFound));
         };
-        let subject = ExecSubject::new(program, &real, self.tools(r));
-        let keys = subject_keys(real.as_str());
+        let tools: exec::Tools = self
+            .compiled
+            .tool_names
+            .iter()
+            .map(|t| (t.clone(), r.which(t).map(|(_, real)| real)))
+            .collect();
+        let subject = ExecSubject::new(program, real, tools);
         let first = args.first().map(String::as_str);
-        let run = fold(
-            self.compiled
-                .exec
-                .iter()
-                .map(|(_, t)| t.judge(&subject, &keys, first)),
-        )
-        .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
-        let read = self
-            .judge_keys(FsOp::Read, &real, &keys)
-            .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
+        let (run, read) = with_subject_keys(subject.real().as_str(), |keys| {
+            let real = subject.real();
+            let run = fold(
+                self.compiled
+                    .exec
+                    .iter()
+                    .map(|(_, t)| t.judge(&subject, keys, first)),
+            )
+            .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
+            let read = self
+                .judge_keys(FsOp::Read, real, keys)
+                .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
+            Ok((run, read))
+        })?;
         Ok(Admitted {
-            program_real: real,
+            program_real: subject.into_real(),
             argv0: program.to_owned(),
             args: args.to_vec(),
             run,

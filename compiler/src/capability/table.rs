@@ -296,7 +296,8 @@ impl<K: Scope> Table<K> {
         let mut best: Option<u32> = None;
         let mut neg: Option<(&K, &Cited)> = None;
         let mut pos: Option<(&K, &Cited)> = None;
-        let mut only: Option<BTreeSet<String>> = None;
+        // borrowed while one list speaks; intersected (owned) only when several do
+        let mut only: Option<std::borrow::Cow<'a, BTreeSet<String>>> = None;
         let mut only_by: Option<(&K, &Cited)> = None;
         for (k, c, bounds) in cells {
             for (negative, bound) in [(true, bounds[0]), (false, bounds[1])] {
@@ -329,7 +330,12 @@ impl<K: Scope> Table<K> {
                     pos = least(pos, (k, &sup.by));
                     if let Some(set) = &sup.only {
                         only_by = least(only_by, (k, &sup.by));
-                        only = meet_only(only, Some(set.clone()));
+                        only = Some(match only {
+                            None => std::borrow::Cow::Borrowed(set),
+                            Some(cur) => {
+                                std::borrow::Cow::Owned(cur.intersection(set).cloned().collect())
+                            }
+                        });
                     }
                 }
             }
@@ -348,7 +354,7 @@ impl<K: Scope> Table<K> {
                 return Err(Withheld::Subcommand {
                     scope: k.clone(),
                     by: lby.clone(),
-                    allowed: set,
+                    allowed: set.into_owned(),
                     got: first_arg.map(str::to_owned),
                 });
             }
