@@ -82,13 +82,9 @@ mod tests {
     use crate::diag::SourceMap;
     use crate::lint::testkit::{check_with, LayerBuilder};
     use crate::lint::Places;
-    use crate::path::frozen::RealPath;
 
     fn places() -> Places {
-        Places {
-            home: Some(RealPath::from_resolved("/home/u")),
-            xdg_config: Some(RealPath::from_resolved("/home/u/.config")),
-        }
+        crate::lint::testkit::test_places()
     }
 
     #[test]

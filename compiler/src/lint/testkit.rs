@@ -261,3 +261,11 @@ pub fn check_with(
     lint.check(&input, &mut out);
     out
 }
+
+/// The places of a test home, `/home/u` with its `xdg:config` at `/home/u/.config`.
+pub fn test_places() -> crate::lint::Places {
+    crate::lint::Places {
+        home: Some(RealPath::from_resolved("/home/u")),
+        xdg_config: Some(RealPath::from_resolved("/home/u/.config")),
+    }
+}
