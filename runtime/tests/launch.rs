@@ -25,6 +25,10 @@ fn main() {
             deny_masks_hide_files_and_dirs,
         ),
         ("exec_is_denied_by_landlock", exec_is_denied_by_landlock),
+        (
+            "a_denied_exec_file_is_masked_not_expanded",
+            a_denied_exec_file_is_masked_not_expanded,
+        ),
         ("seccomp_deny_set_holds", seccomp_deny_set_holds),
         ("offline_has_no_host_loopback", offline_has_no_host_loopback),
         ("own_executable_is_read_only", own_executable_is_read_only),
@@ -421,6 +425,66 @@ fn exec_is_denied_by_landlock() -> Result<(), String> {
         "#! script of a vetoed interpreter",
         &r,
     )
+}
+
+/// A denied exec file beneath an allowed, writable directory of many entries: masked by
+/// name in the envelope, so the directory is one Landlock rule rather than one per entry,
+/// and the denied file can be neither run, read, removed, renamed nor replaced.
+fn a_denied_exec_file_is_masked_not_expanded() -> Result<(), String> {
+    let t = tree();
+    let w = format!("{}/w", t.root);
+    for i in 0..200 {
+        let f = format!("{w}/p{i:03}");
+        std::fs::write(&f, format!("#!/usr/bin/dash\necho ran-{i}\n")).unwrap();
+        std::fs::set_permissions(&f, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let denied = format!("{w}/p100");
+    let plan = |program| {
+        let mut p = restricted_plan(program, &[], &[&w], &[]);
+        p.landlock.exec = Some(ExecAdmits {
+            files: vec!["/usr/bin/dash".into()],
+            dirs: vec![w.clone()],
+            deny_dirs: vec![],
+            deny_files: vec![denied.clone()],
+            deny_names: vec![],
+        });
+        p
+    };
+    // The ruleset: the trampoline's pin, the program, dash, the loader(s), the directory
+    // once, and the fs rules — far fewer than the directory's 200 entries.
+    let pins = launch::pin_at_start().as_ref().map_err(|e| e.clone())?;
+    let rules = launch::check(&plan(sh("true")), &Host::probe(), pins)
+        .map_err(|r| format!("refused: {r}"))?;
+    if rules >= 50 {
+        return Err(format!(
+            "{rules} Landlock rules: the directory was expanded"
+        ));
+    }
+    let r = run(&plan(sh(&format!("{w}/p099 && {w}/p101"))))?;
+    expect(
+        r.code == 0 && r.out == "ran-99\nran-101\n",
+        "siblings of the denied file run",
+        &r,
+    )?;
+    for attempt in [
+        denied.clone(),
+        format!("cat {denied} | grep -q ran-100"),
+        format!("rm -f {denied}; printf '#!/usr/bin/dash\\necho ran-100\\n' > {denied}; {denied}"),
+        format!("mv {denied} {w}/moved && {w}/moved"),
+        format!("ln -sf {w}/p001 {denied} && {denied}"),
+    ] {
+        let r = run(&plan(sh(&attempt)))?;
+        expect(
+            r.code != 0 && !r.out.contains("ran-100"),
+            &format!("the denied file: {attempt}"),
+            &r,
+        )?;
+    }
+    let content = std::fs::read_to_string(&denied).unwrap();
+    if content != "#!/usr/bin/dash\necho ran-100\n" {
+        return Err(format!("the denied file changed on the host: {content:?}"));
+    }
+    Ok(())
 }
 
 fn seccomp_deny_set_holds() -> Result<(), String> {

@@ -74,6 +74,18 @@ pub fn render(
                        `ld.so FILE` maps a readable file without Landlock's Execute check"
                     .to_string(),
             });
+            for f in &rules.deny_files {
+                if rules.allow_dirs.iter().any(|d| within(f, d)) {
+                    fidelity.push(Fidelity {
+                        path: f.clone(),
+                        note: "denied exec file under an allowed directory: masked in the \
+                               envelope when it is a regular file at launch, so it cannot be \
+                               read there either (otherwise the directory is admitted entry by \
+                               entry)"
+                            .to_string(),
+                    });
+                }
+            }
             Some(ExecAdmits {
                 files: sorted(files),
                 dirs: sorted(rules.allow_dirs.clone()),

@@ -350,9 +350,37 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             }
         }
     }
+    // A denied exec file beneath an allowed directory that is a regular file now is masked
+    // by name in the envelope (`/dev/null` bound over it: a mount point cannot be removed,
+    // renamed or replaced), so the directory need not be expanded entry by entry for it.
+    // One that is absent or not a regular file stays with the expansion (`landlock`).
+    let mut exec = plan.landlock.exec.clone();
+    let mut exec_masks: Vec<String> = Vec::new();
+    if let Some(ex) = exec.as_mut() {
+        let dirs = ex.dirs.clone();
+        ex.deny_files.retain(|f| {
+            let maskable =
+                dirs.iter().any(|d| within(f, d)) && handle::lkind(f) == Some(Kind::File);
+            if maskable {
+                exec_masks.push(f.clone());
+            }
+            !maskable
+        });
+        if !exec_masks.is_empty() {
+            notes.push(format!(
+                "denied exec files masked in the envelope (neither runnable nor readable there): {}",
+                exec_masks.join(", ")
+            ));
+        }
+    }
     // Masks, wherever a Shown bind shows them.
     let mut masks: Vec<Op> = Vec::new();
-    let mut mask_paths: Vec<&str> = plan.masks.iter().map(|m| m.path.as_str()).collect();
+    let mut mask_paths: Vec<&str> = plan
+        .masks
+        .iter()
+        .map(|m| m.path.as_str())
+        .chain(exec_masks.iter().map(String::as_str))
+        .collect();
     mask_paths.sort();
     mask_paths.dedup();
     let mut masked: Vec<String> = Vec::new();
@@ -413,7 +441,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     // reach socket before it may exec anything.
     let wants_fs = plan.landlock.fs_rights && host.landlock_abi > 0;
     let mut pending: Option<PendingLandlock> = None;
-    if plan.landlock.exec.is_some() || wants_fs {
+    if exec.is_some() || wants_fs {
         let abi = host.landlock_abi;
         let mut handled = 0;
         if plan.landlock.exec.is_some() {
@@ -439,7 +467,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         }
         pending = Some(PendingLandlock {
             handled,
-            exec: plan.landlock.exec.clone(),
+            exec,
             program: plan.program.real.clone(),
             own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
             fs_rules,
