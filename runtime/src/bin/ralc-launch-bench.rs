@@ -3,10 +3,20 @@
 //! against plain `bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
 //! --die-with-parent --new-session /bin/true`; with `--cmd PROGRAM ARGS…` the first side is
 //! that command instead (e.g. `ralc run -p std:minimal -- /bin/true`). It serves the
-//! trampoline itself, so it must never do anything before `serve_warrant_if_asked`.
+//! trampoline itself, so it must never do anything before `serve_warrant_if_asked` —
+//! except answer its own two roles of the `--floor` measure, which read only argv.
+//!
+//! `--floor` measures the launch *shape* with no work in it: this binary as a parent that
+//! only spawns bwrap and waits, bwrap with `std:minimal`'s namespaces and one `--bind / /`,
+//! and this binary again as a payload hop that only execs `/bin/true` — the two extra
+//! process images `ralc run` has beside bwrap's own, with no profile, bind, Landlock or
+//! seccomp work (docs/performance-linux.md).
 
 #[cfg(target_os = "linux")]
 fn main() {
+    if let Some(code) = bench::floor_role() {
+        std::process::exit(code);
+    }
     if let Some(code) = ralc_runtime::serve_warrant_if_asked() {
         std::process::exit(code);
     }
@@ -130,6 +140,49 @@ mod bench {
         Ok(())
     }
 
+    /// The `--floor` roles: `--floor-parent PROGRAM ARGS…` spawns and waits (its status);
+    /// `--floor-hop PROGRAM ARGS…` execs. `None` for any other invocation.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "benchmark: runs the compared commands"
+    )]
+    pub fn floor_role() -> Option<i32> {
+        use std::os::unix::process::CommandExt;
+        let args: Vec<String> = std::env::args().skip(1).collect();
+        let (role, rest) = args.split_first()?;
+        let (prog, prog_args) = rest.split_first()?;
+        match role.as_str() {
+            "--floor-parent" => Some(
+                std::process::Command::new(prog)
+                    .args(prog_args)
+                    .status()
+                    .ok()
+                    .and_then(|s| s.code())
+                    .unwrap_or(126),
+            ),
+            "--floor-hop" => {
+                let e = std::process::Command::new(prog).args(prog_args).exec();
+                eprintln!("{prog}: {e}");
+                Some(127)
+            }
+            _ => None,
+        }
+    }
+
+    /// The `--floor` command line: this binary, bwrap, this binary, `/bin/true`.
+    fn floor_cmd() -> Vec<String> {
+        let me = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_string))
+            .unwrap_or_default();
+        let mut v = vec![me.clone(), "--floor-parent".into(), "bwrap".into()];
+        for a in "--new-session --die-with-parent --unshare-ipc --unshare-uts --unshare-pid --unshare-cgroup-try --bind / / --dev /dev --proc /proc".split(' ') {
+            v.push(a.into());
+        }
+        v.extend([me, "--floor-hop".into(), "/bin/true".into()]);
+        v
+    }
+
     pub fn main() -> i32 {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut runs = 30usize;
@@ -194,6 +247,10 @@ mod bench {
                 "--cmd" => {
                     cmd = Some(args[i + 1..].to_vec());
                     break;
+                }
+                "--floor" => {
+                    cmd = Some(floor_cmd());
+                    i += 1;
                 }
                 "--no-names" | "--spawn" | "--ruleset" => i += 1,
                 other => {
