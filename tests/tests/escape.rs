@@ -75,6 +75,10 @@ fn scratch() -> Scratch {
     }
     std::fs::write(format!("{root}/ro/data"), "public-data").unwrap();
     std::fs::write(format!("{root}/proj/plain.txt"), "plain-data").unwrap();
+    // A script whose interpreter no profile of the suite names as itself: its carrier.
+    let script = format!("{root}/proj/run.sh");
+    std::fs::write(&script, "#!/bin/sh\necho script-ran-$1\n").unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     Scratch {
         _dir: dir,
         root,

@@ -45,6 +45,11 @@ pub struct KernelExecRules {
     pub deny_files: Vec<String>,
     /// Name vetoes, as name keys (Collision-folded).
     pub deny_names: Vec<String>,
+    /// Carriers (spec §4.1): the vouched `#!` interpreters the kernel opens to start an
+    /// allowed file or the admitted program, admitted as files; none that a denied file
+    /// or a name veto (which outrank a carrier) excludes.
+    #[serde(default)]
+    pub carriers: Vec<String>,
 }
 
 use super::exec::{self, ExecScope};
@@ -165,6 +170,27 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
     })
 }
 
+/// The carriers of the kernel's allowed files: each chain of vouched interpreters, cut at
+/// the first one a denied file or a name veto excludes (a carrier outranks a directory's
+/// evidence, not an exact file's or a name's).
+fn carriers(k: &KernelExecRules, r: &dyn Resolve) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in &k.allow_files {
+        for c in r.carriers(&crate::path::frozen::RealPath::from_resolved(f.as_str())) {
+            let c = c.as_str();
+            let vetoed = k
+                .deny_names
+                .contains(&crate::path::identity::command_name_key(c));
+            if vetoed || k.deny_files.iter().any(|d| d == c) {
+                break;
+            }
+            out.push(c.to_owned());
+        }
+    }
+    tidy(&mut out);
+    out
+}
+
 fn exec_projection(
     stack: &GrantStack,
     r: &dyn Resolve,
@@ -197,5 +223,6 @@ fn exec_projection(
         k.allow_files.push(a.program_real().as_str().to_owned());
     }
     exec::tidy(&mut k);
+    k.carriers = carriers(&k, r);
     ExecProjection::Restricted(k)
 }

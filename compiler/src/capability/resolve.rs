@@ -18,6 +18,13 @@ pub trait Resolve {
     fn real(&self, path: &str) -> Option<RealPath>;
     /// The working directory the stack was frozen at (absolute, real).
     fn cwd(&self) -> &str;
+    /// The carriers of the executable at `program` (a real path): the `#!` interpreters
+    /// the kernel opens to start it, each as its real path, while the host vouches for
+    /// each (`freeze::carrier`). Empty (the default) for a binary or an unvouched one.
+    fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
+        let _ = program;
+        Vec::new()
+    }
     /// A resolver for one batch of questions asked at one moment (`ralc why --batch`): it
     /// answers as this one does, and may remember what it learns about the host for as
     /// long as it lives. `None` (the default): ask this resolver itself.

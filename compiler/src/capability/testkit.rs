@@ -10,11 +10,13 @@ use crate::path::frozen::{FrozenPath, RealPath};
 use crate::typecheck::profile::ExecPolicy;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A host described as data: `PATH` lookups and symlinks (prefix → target).
+/// A host described as data: `PATH` lookups, symlinks (prefix → target) and the carriers
+/// (vouched `#!` interpreters) of scripts.
 #[derive(Clone, Debug, Default)]
 pub struct FakeHost {
     pub which: BTreeMap<String, String>,
     pub links: BTreeMap<String, String>,
+    pub carriers: BTreeMap<String, Vec<String>>,
     pub cwd: String,
 }
 
@@ -31,6 +33,12 @@ impl FakeHost {
     }
     pub fn link(mut self, from: &str, to: &str) -> Self {
         self.links.insert(from.into(), to.into());
+        self
+    }
+    /// `script` starts through the interpreters `chain` (outermost first).
+    pub fn script(mut self, script: &str, chain: &[&str]) -> Self {
+        self.carriers
+            .insert(script.into(), chain.iter().map(|c| c.to_string()).collect());
         self
     }
 }
@@ -64,6 +72,16 @@ impl Resolve for FakeHost {
     }
     fn cwd(&self) -> &str {
         &self.cwd
+    }
+    fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
+        self.carriers
+            .get(program.as_str())
+            .map(|c| {
+                c.iter()
+                    .map(|p| RealPath::from_resolved(p.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 }
 

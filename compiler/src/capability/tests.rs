@@ -245,6 +245,41 @@ fn flags() {
 }
 
 #[test]
+fn carriers_of_allowed_files_reach_the_kernel_unless_a_file_or_name_excludes_them() {
+    let a = L::new("a")
+        .file("/work/build.sh", allow())
+        .file("/work/tool.py", allow())
+        .file("/work/vetoed.sh", allow())
+        .dir("/opt", deny())
+        .name("zsh", deny())
+        .read("/work")
+        .read("/usr")
+        .done();
+    let s = GrantStack::new(vec![a]);
+    let h = host()
+        .script("/work/build.sh", &["/usr/bin/dash"])
+        .script("/work/tool.py", &["/usr/bin/env"])
+        .script("/work/vetoed.sh", &["/usr/bin/zsh", "/usr/bin/dash"])
+        .script("/opt/in-denied-dir", &["/opt/interp"]);
+    let admitted = s.admit("/work/build.sh", &[], &h).unwrap();
+    let p = SandboxProjection::of(&s, &h, Some(&admitted));
+    match p.exec {
+        ExecProjection::Restricted(k) => {
+            // A carrier outranks a directory's evidence, not a name veto (zsh, and what
+            // would have run after it).
+            assert_eq!(k.carriers, vec!["/usr/bin/dash", "/usr/bin/env"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A binary has none.
+    let b = GrantStack::new(vec![L::new("b").file("/usr/bin/cat", allow()).done()]);
+    match SandboxProjection::of(&b, &h, None).exec {
+        ExecProjection::Restricted(k) => assert!(k.carriers.is_empty()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn projection_folds_the_stack() {
     let a = L::new("a")
         .read("/usr")

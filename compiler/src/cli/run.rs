@@ -76,6 +76,9 @@ pub fn plan_for(
         }
     };
     let projection = SandboxProjection::of(stack, r, Some(&admitted));
+    if let Some(why) = excluded_carrier(stack, r, &admitted, &projection) {
+        return Err((EXIT_REFUSED, why));
+    }
     let launch = LaunchProgram {
         real: admitted.program_real().as_str().to_string(),
         argv0: admitted.argv0().to_string(),
@@ -83,6 +86,33 @@ pub fn plan_for(
     };
     let plan = crate::render::linux::render(&projection, &launch, r.cwd(), self_path);
     Ok((admitted, plan))
+}
+
+/// A script the stack admits whose interpreter (a carrier) the exec table excludes cannot
+/// be started by the kernel: the reason, in the guard's words for the interpreter, so the
+/// launch is refused before anything runs rather than failing with a bare EACCES.
+fn excluded_carrier(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    admitted: &Admitted,
+    projection: &SandboxProjection,
+) -> Option<String> {
+    let crate::capability::projection::ExecProjection::Restricted(k) = &projection.exec else {
+        return None;
+    };
+    let interp = r
+        .carriers(admitted.program_real())
+        .into_iter()
+        .find(|c| !k.carriers.iter().any(|k| k == c.as_str()))?;
+    let words = match stack.admit(interp.as_str(), &[], r) {
+        Err(refused) => guard::refusal(stack, &refused),
+        Ok(_) => "the kernel's exec table excludes it".to_string(),
+    };
+    Some(format!(
+        "{} is a script whose interpreter {} cannot run: {words}",
+        admitted.program_real().as_str(),
+        interp.as_str()
+    ))
 }
 
 /// This executable's canonical path (what every plan protects).

@@ -289,6 +289,9 @@ impl Resolve for BatchCtx<'_> {
     fn cwd(&self) -> &str {
         &self.ctx.cwd_real
     }
+    fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
+        self.ctx.carriers(program)
+    }
 }
 
 impl Resolve for FreezeCtx {
@@ -311,6 +314,9 @@ impl Resolve for FreezeCtx {
     }
     fn cwd(&self) -> &str {
         &self.cwd_real
+    }
+    fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
+        super::carrier::carriers_of(self.disk.as_ref(), program, |p| self.real_of(p).ok())
     }
 }
 

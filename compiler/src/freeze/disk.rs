@@ -30,6 +30,12 @@ pub trait Disk: Send + Sync + fmt::Debug {
     fn read_small(&self, path: &str) -> io::Result<Vec<u8>>;
     /// Whether the entry at `path` itself (not followed) is a symlink.
     fn is_symlink(&self, path: &str) -> bool;
+    /// The first `n` bytes (or fewer) of the regular file at `path` (followed); `None` when
+    /// it is not a readable regular file. Read for a `#!` line (`carrier`).
+    fn head(&self, path: &str, n: usize) -> Option<Vec<u8>>;
+    /// Whether the system vouches for the file at `path` (not followed): a regular file
+    /// owned by root and writable by no one else, in a directory likewise.
+    fn vouched(&self, path: &str) -> bool;
 }
 
 /// The live host's file system.
@@ -84,6 +90,41 @@ impl Disk for RealDisk {
     fn is_symlink(&self, path: &str) -> bool {
         std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
     }
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "freeze disk site: the first bytes of an admitted executable, for its #! carrier"
+    )]
+    fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
+        use std::io::Read;
+        if !std::fs::metadata(path).ok()?.is_file() {
+            return None;
+        }
+        let f = std::fs::File::open(path).ok()?;
+        let mut buf = Vec::with_capacity(n);
+        f.take(n as u64).read_to_end(&mut buf).ok()?;
+        Some(buf)
+    }
+    fn vouched(&self, path: &str) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let root_only = |m: &std::fs::Metadata| m.uid() == 0 && m.mode() & 0o022 == 0;
+            let Ok(m) = std::fs::symlink_metadata(path) else {
+                return false;
+            };
+            let parent = std::path::Path::new(path).parent();
+            m.file_type().is_file()
+                && root_only(&m)
+                && parent
+                    .and_then(|d| std::fs::symlink_metadata(d).ok())
+                    .is_some_and(|d| d.is_dir() && root_only(&d))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            false
+        }
+    }
 }
 
 /// One entry of a [`MemDisk`].
@@ -103,6 +144,7 @@ pub enum MemEntry {
 #[derive(Clone, Debug, Default)]
 pub struct MemDisk {
     entries: std::collections::BTreeMap<String, MemEntry>,
+    vouched: std::collections::BTreeSet<String>,
 }
 
 impl MemDisk {
@@ -135,6 +177,11 @@ impl MemDisk {
     }
     pub fn link(self, path: &str, target: &str) -> Self {
         self.with(path, MemEntry::Link(target.to_string()))
+    }
+    /// Mark the file at `path` as one the system vouches for (`Disk::vouched`).
+    pub fn vouch(mut self, path: &str) -> Self {
+        self.vouched.insert(path.to_string());
+        self
     }
 
     /// Resolve every symlink: the canonical path and its entry.
@@ -223,6 +270,15 @@ impl Disk for MemDisk {
             )),
             _ => Err(io::Error::other("not a file")),
         }
+    }
+    fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
+        match self.resolve(path).ok()?.1 {
+            MemEntry::File(b, _) => Some(b[..b.len().min(n)].to_vec()),
+            _ => None,
+        }
+    }
+    fn vouched(&self, path: &str) -> bool {
+        self.vouched.contains(path) && matches!(self.entries.get(path), Some(MemEntry::File(..)))
     }
     fn is_symlink(&self, path: &str) -> bool {
         matches!(self.entries.get(path), Some(MemEntry::Link(_)))

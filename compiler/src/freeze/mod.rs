@@ -4,6 +4,7 @@
 //! It never widens a grant silently: an entry it cannot freeze is an error with the
 //! entry's span, and one that cannot take effect here is a recorded dead grant.
 
+pub mod carrier;
 pub mod codes;
 pub mod ctx;
 pub mod disk;

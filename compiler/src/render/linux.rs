@@ -60,6 +60,15 @@ pub fn render(
         ExecProjection::Unrestricted => None,
         ExecProjection::Restricted(rules) => {
             let mut files: Vec<String> = rules.allow_files.clone();
+            for c in &rules.carriers {
+                files.push(c.clone());
+                fidelity.push(Fidelity {
+                    path: c.clone(),
+                    note: "executable: a carrier, the #! interpreter the kernel opens to start \
+                           an admitted file"
+                        .to_string(),
+                });
+            }
             if !program.real.is_empty() {
                 files.push(program.real.clone());
             }
@@ -128,7 +137,7 @@ pub fn render(
             }
             let writable = |p: &str| fs.write.iter().any(|w| within(p, w));
             if let ExecProjection::Restricted(rules) = &projection.exec {
-                for f in &rules.allow_files {
+                for f in rules.allow_files.iter().chain(&rules.carriers) {
                     binds.push(bind(f, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
                     if writable(f) {
                         binds.push(bind(f, Access::ReadOnly, Layer::Over, BindWhy::ExecAllow));
@@ -318,6 +327,7 @@ mod tests {
                 deny_dirs: vec![],
                 deny_files: vec![],
                 deny_names: vec!["bash".into()],
+                carriers: vec!["/opt/tcl/bin/tclsh".into()],
             }),
             net_offline: true,
         };
@@ -343,6 +353,15 @@ mod tests {
         assert!(ex.files.contains(&"/usr/bin/true".to_string()));
         assert!(ex.files.contains(&"/x/ralc".to_string()));
         assert_eq!(ex.deny_names, vec!["bash".to_string()]);
+        // The carrier is executable, shown read-only, and named in the fidelity report.
+        assert!(ex.files.contains(&"/opt/tcl/bin/tclsh".to_string()));
+        assert!(plan.binds.iter().any(|b| b.path == "/opt/tcl/bin/tclsh"
+            && b.access == Access::ReadOnly
+            && b.layer == Layer::Shown));
+        assert!(plan
+            .fidelity
+            .iter()
+            .any(|f| f.path == "/opt/tcl/bin/tclsh" && f.note.contains("carrier")));
         assert!(plan.landlock.write.contains(&"/home/u/proj".to_string()));
         assert!(plan.fidelity.iter().any(|f| f.path == "/home/u/proj/.env"));
         assert_eq!(plan.cwd, "/home/u/proj");
