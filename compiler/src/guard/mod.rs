@@ -106,11 +106,15 @@ fn granted_decision(g: &Granted, what: String) -> Decision {
     let message = if g.unrestricted() {
         format!("{what}: granted (no layer restricts it)")
     } else {
-        let by: Vec<String> = g
-            .decided_by
-            .iter()
-            .map(|c| format!("'{}' at {}", c.origin.written, cited_at(c)))
-            .collect();
+        // The same entry can decide both the exec table and the read of the program:
+        // named once.
+        let mut by: Vec<String> = Vec::new();
+        for c in &g.decided_by {
+            let cite = format!("'{}' at {}", c.origin.written, cited_at(c));
+            if !by.contains(&cite) {
+                by.push(cite);
+            }
+        }
         format!("{what}: granted by {}", by.join(", "))
     };
     let mut decided_by: Vec<Entry> = Vec::new();
@@ -445,5 +449,21 @@ mod tests {
         let r = s.admit("/opt/x/y", &[], &h).unwrap_err();
         let msg = refusal(&s, &r);
         assert!(msg.contains("help: add '/opt/x/y': 'allow' (or its directory, '/opt/x/': 'allow') to exec in p.ral"), "{msg}");
+    }
+
+    #[test]
+    fn an_entry_deciding_both_run_and_read_is_named_once() {
+        let s = GrantStack::new(vec![L::new("p.ral")
+            .file("/work/build.sh", allow())
+            .write("/work")
+            .done()]);
+        let h = FakeHost::new();
+        let d = exec(
+            &s,
+            "/work/build.sh",
+            &[],
+            &s.admit("/work/build.sh", &[], &h),
+        );
+        assert_eq!(d.message.matches("p.ral:").count(), 1, "{}", d.message);
     }
 }

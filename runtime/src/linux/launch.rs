@@ -398,6 +398,13 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             continue;
         }
         match handle::open_real(m).map_err(|e| Refusal::io(m, e))? {
+            // A denied exec file seen a moment ago, gone now: no longer masked, and no
+            // longer subtracted by the expansion either, so nothing runs.
+            Opened::Absent if exec_masks.iter().any(|e| e == m) => {
+                return Err(Refusal::Other(format!(
+                    "the denied program {m} vanished while the launch was prepared; nothing ran"
+                )));
+            }
             Opened::Absent => {
                 if kept
                     .iter()
