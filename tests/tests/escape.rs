@@ -79,6 +79,10 @@ fn scratch() -> Scratch {
     let script = format!("{root}/proj/run.sh");
     std::fs::write(&script, "#!/bin/sh\necho script-ran-$1\n").unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // A program the `denyfile` profile denies by path inside its runnable, writable cwd.
+    let denied = format!("{root}/proj/denied-tool");
+    std::fs::write(&denied, "#!/bin/sh\necho SECRET-denied-tool-ran\n").unwrap();
+    std::fs::set_permissions(&denied, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     Scratch {
         _dir: dir,
         root,
