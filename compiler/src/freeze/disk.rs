@@ -290,6 +290,35 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(unix)]
+    fn the_host_vouches_for_system_files_only() {
+        let d = RealDisk;
+        let sh = std::fs::canonicalize("/bin/sh").unwrap();
+        let sh = sh.to_str().unwrap();
+        // Debian's shell: root's, in root's /usr/bin, writable by no one else.
+        assert!(d.vouched(sh), "{sh}");
+        assert!(d.head(sh, 4).is_some_and(|h| h.len() == 4));
+        // A symlink is never vouched for as itself.
+        assert!(!d.vouched("/bin/sh") || !d.is_symlink("/bin/sh"));
+        // A file in a directory others may write is not, whoever owns it.
+        let dir = tempfile::tempdir().unwrap();
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::os::unix::fs::PermissionsExt::from_mode(0o777))
+            .unwrap();
+        let f = open.join("interp");
+        std::fs::write(&f, "#!/bin/sh\n").unwrap();
+        assert!(!d.vouched(f.to_str().unwrap()));
+        // Nor one others may write, nor a directory.
+        let g = dir.path().join("g");
+        std::fs::write(&g, "").unwrap();
+        std::fs::set_permissions(&g, std::os::unix::fs::PermissionsExt::from_mode(0o666)).unwrap();
+        assert!(!d.vouched(g.to_str().unwrap()));
+        assert!(!d.vouched(dir.path().to_str().unwrap()));
+        assert_eq!(d.head(dir.path().to_str().unwrap(), 4), None);
+    }
+
+    #[test]
     fn mem_disk_follows_links() {
         let d = MemDisk::new()
             .dir("/real/home")
