@@ -57,7 +57,8 @@ fn cited_at(c: &Cited) -> String {
     format!("{} (layer {})", at(&c.origin), c.layer)
 }
 
-/// Where a layer writes an axis: its first entry there, or the file alone.
+/// Where a layer writes an axis: its first entry there, or the file alone; the entry is
+/// named by the axis's key (`fs`, `exec`, `editor`, `shell`), the opinion that withholds.
 fn anchor(stack: &GrantStack, layer: usize, axis: Axis) -> Entry {
     let caps: Option<&Capabilities> = stack.layers().get(layer);
     let file = caps.map(|c| c.source.name.to_string()).unwrap_or_default();
@@ -82,7 +83,13 @@ fn anchor(stack: &GrantStack, layer: usize, axis: Axis) -> Entry {
         file,
         line: first.map_or(0, |o| o.line),
         column: first.map_or(0, |o| o.column),
-        entry: String::new(),
+        entry: match axis {
+            Axis::Fs => "fs",
+            Axis::Exec => "exec",
+            Axis::Editor => "editor",
+            Axis::Shell => "shell",
+        }
+        .to_string(),
     }
 }
 
@@ -435,6 +442,8 @@ mod tests {
         );
         let d = fs(&s, FsOp::Write, "/etc/x", &s.write("/etc/x", &h));
         assert_eq!(d.reason, Some("missing-allowance"));
+        // A missing allowance is decided by the layer's fs opinion as a whole.
+        assert_eq!(d.decided_by[0].entry, "fs");
         assert_eq!(
             d.hint.as_deref(),
             Some("add '/etc/x' (or a directory above it) to fs.write in p.ral")
