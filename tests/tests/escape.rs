@@ -296,3 +296,25 @@ fn exit_status_propagates_through_ralc_run() {
     let msg = String::from_utf8_lossy(&vetoed.stderr);
     assert!(msg.contains("vetoed by name"), "{msg}");
 }
+
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_script_whose_interpreter_is_vetoed_is_refused_before_the_launch() {
+    bwrap_present();
+    let s = scratch();
+    let v = Vars {
+        root: s.root.clone(),
+        ralc: ralc_bin().to_str().unwrap().to_string(),
+        port: 0,
+    };
+    let out = ralc_run("script-vetoed", "!./run.sh SECRET", &s, &v);
+    assert_eq!(out.status.code(), Some(126));
+    let msg = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        msg.contains("is a script whose interpreter") && msg.contains("vetoed by name"),
+        "{msg}"
+    );
+    // The same script under a profile that leaves its interpreter alone runs.
+    let out = ralc_run("script", "!./run.sh ok", &s, &v);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
