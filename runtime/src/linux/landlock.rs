@@ -270,6 +270,10 @@ impl Ruleset {
         let mut clean = true;
         // The files to admit if the directory is not clean: NUL-terminated names.
         let mut files: Vec<u8> = Vec::new();
+        // The inode of each listed file, and of each blocked entry: a rule on a file is a
+        // rule on its inode, so a hard link of a blocked file is not admitted either.
+        let mut file_inos: Vec<u64> = Vec::new();
+        let mut blocked_inos: Vec<u64> = Vec::new();
         let mut subdir_fds: Vec<OwnedFd> = Vec::new();
         let mut buf = vec![0u8; 64 * 1024];
         loop {
@@ -287,6 +291,9 @@ impl Ruleset {
                     ));
                 }
                 let dtype = buf[off + 18];
+                let mut ino = [0u8; 8];
+                ino.copy_from_slice(&buf[off..off + 8]);
+                let ino = u64::from_ne_bytes(ino);
                 let raw = &buf[off + DIRENT_NAME..off + reclen];
                 let raw = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
                 off += reclen;
@@ -307,6 +314,7 @@ impl Ruleset {
                 };
                 if ctx.vetoed(name) || direct.contains(&name) {
                     clean = false;
+                    blocked_inos.push(ino);
                     continue;
                 }
                 let kind = match dtype {
@@ -340,6 +348,7 @@ impl Ruleset {
                     Kind::File => {
                         files.extend_from_slice(raw);
                         files.push(0);
+                        file_inos.push(ino);
                     }
                     // Symlinks are judged at their targets; other types never execute.
                     Kind::Symlink | Kind::Other => {}
@@ -355,7 +364,11 @@ impl Ruleset {
         // The file handles are closed in batches (`close_range` over each run of
         // consecutive descriptors) rather than one `close` each.
         let mut batch = Batch(Vec::with_capacity(BATCH));
-        for name in files.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+        let names = files.split(|&b| b == 0).filter(|n| !n.is_empty());
+        for (name, ino) in names.zip(&file_inos) {
+            if blocked_inos.contains(ino) {
+                continue;
+            }
             if let Some(cfd) = open_file_beneath(listing.as_raw_fd(), name) {
                 let raw = cfd.into_raw_fd();
                 batch.0.push(raw);
@@ -614,6 +627,29 @@ mod tests {
             ..ExecAdmits::default()
         };
         rs.admit_dir(&root, &plain).unwrap();
+        assert_eq!(rs.rules(), 1);
+    }
+
+    #[test]
+    fn a_hard_link_of_a_vetoed_file_is_not_admitted() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let root = root.to_str().unwrap().to_string();
+        for f in ["a", "bash"] {
+            std::fs::write(format!("{root}/{f}"), f).unwrap();
+        }
+        // Listed before or after the vetoed name, the link shares its inode: a rule on it
+        // would admit `bash` too.
+        std::fs::hard_link(format!("{root}/bash"), format!("{root}/0-link")).unwrap();
+        std::fs::hard_link(format!("{root}/bash"), format!("{root}/z-link")).unwrap();
+        let ex = ExecAdmits {
+            dirs: vec![root.clone()],
+            deny_names: vec!["bash".into()],
+            ..ExecAdmits::default()
+        };
+        let mut rs = Ruleset::new(EXECUTE).unwrap();
+        rs.admit_dir(&root, &ex).unwrap();
+        // a alone
         assert_eq!(rs.rules(), 1);
     }
 
