@@ -1,1 +1,3 @@
-pub fn placeholder() {}
+//! Helpers the suites in `tests/` share.
+
+pub mod sbpl;

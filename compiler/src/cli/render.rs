@@ -1,11 +1,11 @@
-//! `ralc render --target linux`: the Linux plan as JSON, or with `--argv` the bwrap
+//! `ralc render --target linux|macos`: the Linux plan as JSON, or with `--argv` the bwrap
 //! command line the launch would run, one argument per line (the launch prepared to the
-//! last step — every handle opened — and not spawned). Exit 0 rendered, 1 when the plan
-//! refuses what the stack asks (the reason on stderr and in the JSON `refused` list), 2
-//! usage. The other targets belong to their own back ends.
+//! last step — every handle opened — and not spawned); the macOS Seatbelt profile as
+//! `.sbpl` text. Exit 0 rendered, 1 when the plan refuses what the stack asks (the reason
+//! on stderr, and in the Linux JSON `refused` list), 2 usage. Windows is not built yet.
 
 use super::args::{RenderArgs, Target};
-use super::run::{compile_stack, own_path, plan_for, EXIT_REFUSED};
+use super::run::{admit_and_project, compile_stack, own_path, plan_for, EXIT_REFUSED};
 use crate::capability::projection::SandboxProjection;
 use crate::capability::resolve::Resolve;
 use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
@@ -16,22 +16,71 @@ pub const EXIT_PLAN_REFUSES: i32 = 1;
 pub fn run(args: &RenderArgs) -> i32 {
     match args.target {
         Target::Linux => linux(args),
-        Target::Macos | Target::Windows => {
-            let name = if args.target == Target::Macos {
-                "macos"
-            } else {
-                "windows"
-            };
+        Target::Macos => macos(args),
+        Target::Windows => {
             eprintln!(
-                "ralc render: --target {name} is not built yet (only --target linux renders); \
-                 nothing was rendered"
+                "ralc render: --target windows is not built yet (--target linux and macos \
+                 render); nothing was rendered"
             );
             super::EXIT_USAGE
         }
     }
 }
 
-fn linux(args: &RenderArgs) -> i32 {
+/// The Seatbelt profile on stdout: of the stack, or of a launch of `-- PROGRAM`.
+fn macos(args: &RenderArgs) -> i32 {
+    if args.argv {
+        eprintln!("ralc render: --argv is for --target linux");
+        return super::EXIT_USAGE;
+    }
+    let (compiled, stack, self_path) = match prepare(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let r: &dyn Resolve = &compiled.ctx;
+    let (projection, program) = if args.program.is_empty() {
+        (SandboxProjection::of(&stack, r, None), String::new())
+    } else {
+        match admit_and_project(&stack, r, &args.program) {
+            Ok((admitted, p)) => (p, admitted.program_real().as_str().to_string()),
+            Err((code, msg)) => {
+                eprintln!("ralc render: {msg}");
+                return if code == super::EXIT_USAGE {
+                    code
+                } else {
+                    EXIT_PLAN_REFUSES
+                };
+            }
+        }
+    };
+    let profile = crate::render::macos::render(&projection, &program, &self_path);
+    if !profile.refused.is_empty() {
+        for r in &profile.refused {
+            eprintln!("ralc render: the profile refuses: {r}");
+        }
+        return EXIT_PLAN_REFUSES;
+    }
+    if profile.size() > crate::render::macos::SIZE_WARNING {
+        eprintln!(
+            "ralc render: warning: the profile is {} bytes, near the {} bytes sandbox-exec \
+             takes inline",
+            profile.size(),
+            crate::render::macos::SIZE_LIMIT
+        );
+    }
+    out(profile.text.trim_end());
+    EXIT_RENDERED
+}
+
+/// What every target's render starts from: the compiled stack and ralc's path on the
+/// target, or the exit code (the message printed).
+type Prepared = (
+    crate::compile::Compiled,
+    crate::capability::stack::GrantStack,
+    String,
+);
+
+fn prepare(args: &RenderArgs) -> Result<Prepared, i32> {
     let s = &args.stack;
     if args.files.is_empty()
         && s.profiles.is_empty()
@@ -39,17 +88,17 @@ fn linux(args: &RenderArgs) -> i32 {
         && s.extend.is_empty()
     {
         eprintln!("ralc render: name at least one profile (FILE, -p FILE or std:NAME)");
-        return super::EXIT_USAGE;
+        return Err(super::EXIT_USAGE);
     }
     let (compiled, stack) = match compile_stack(s, &args.files, "ralc render") {
         Ok(x) => x,
         Err((code, msg)) => {
             eprintln!("{msg}");
-            return if code == EXIT_REFUSED {
+            return Err(if code == EXIT_REFUSED {
                 EXIT_PLAN_REFUSES
             } else {
                 code
-            };
+            });
         }
     };
     let self_path = match &args.self_path {
@@ -57,10 +106,18 @@ fn linux(args: &RenderArgs) -> i32 {
             Some(s) if s.starts_with('/') => s.to_string(),
             _ => {
                 eprintln!("ralc render: --self must be an absolute UTF-8 path");
-                return super::EXIT_USAGE;
+                return Err(super::EXIT_USAGE);
             }
         },
         None => own_path(),
+    };
+    Ok((compiled, stack, self_path))
+}
+
+fn linux(args: &RenderArgs) -> i32 {
+    let (compiled, stack, self_path) = match prepare(args) {
+        Ok(x) => x,
+        Err(code) => return code,
     };
     let r: &dyn Resolve = &compiled.ctx;
     let plan: LinuxPlan = if args.program.is_empty() {

@@ -47,14 +47,13 @@ pub fn compile_stack(
     }
 }
 
-/// Admit, fold and render: the plan a launch of `program` runs, or the exit code and
-/// the guard's words.
-pub fn plan_for(
+/// Admit and fold: the admitted program and the projection every back end renders for
+/// its launch, or the exit code and the guard's words.
+pub fn admit_and_project(
     stack: &GrantStack,
     r: &dyn Resolve,
     program: &[String],
-    self_path: &str,
-) -> Result<(Admitted, LinuxPlan), (i32, String)> {
+) -> Result<(Admitted, SandboxProjection), (i32, String)> {
     let Some((name, args)) = program.split_first() else {
         return Err((super::EXIT_USAGE, "name a program after `--`".to_string()));
     };
@@ -79,6 +78,18 @@ pub fn plan_for(
     if let Some(why) = excluded_carrier(stack, r, &admitted, &projection) {
         return Err((EXIT_REFUSED, why));
     }
+    Ok((admitted, projection))
+}
+
+/// Admit, fold and render: the plan a launch of `program` runs, or the exit code and
+/// the guard's words.
+pub fn plan_for(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    program: &[String],
+    self_path: &str,
+) -> Result<(Admitted, LinuxPlan), (i32, String)> {
+    let (admitted, projection) = admit_and_project(stack, r, program)?;
     let launch = LaunchProgram {
         real: admitted.program_real().as_str().to_string(),
         argv0: admitted.argv0().to_string(),

@@ -1,3 +1,4 @@
 //! Back ends: pure renderers from a `SandboxProjection` to a kernel plan.
 
 pub mod linux;
+pub mod macos;

@@ -1,0 +1,460 @@
+//! The macOS renderer: a pure function from a `SandboxProjection` (and, for a launch, the
+//! admitted program) to a Seatbelt profile, `.sbpl` text. The shipped base comes first,
+//! then the grant's rules in precedence order — fs allows, exec rules, exec ancestors, fs
+//! denies, pins, net — so every deny follows every allow it carves (Seatbelt is reported to
+//! let the last matching rule win), and each carve-out is also written in the
+//! order-independent `require-not` form. Every path is emitted in both firmlink spellings.
+//! It never touches the disk, and never emits a path or name it cannot spell: such a
+//! render is refused (the caller exits 1), never weakened.
+
+use crate::capability::projection::{ExecProjection, SandboxProjection};
+use ralc_runtime::plan::within;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+/// The policy-independent base every rendered profile starts with.
+pub const BASE: &str = include_str!("macos-base.sbpl");
+
+/// `sandbox-exec` reports a 64 KiB limit per profile object; the renderer warns past this.
+pub const SIZE_WARNING: usize = 48 * 1024;
+/// The limit itself.
+pub const SIZE_LIMIT: usize = 64 * 1024;
+
+/// A door the base keeps shut, with the reason: data for the denial hint, since no grant
+/// can open it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WithheldDoor {
+    pub service: &'static str,
+    pub reason: &'static str,
+}
+
+/// The Mach services the base withholds, and why.
+pub const WITHHELD_DOORS: &[WithheldDoor] = &[
+    WithheldDoor {
+        service: "com.apple.coreservices.launchservicesd",
+        reason: "launch services would start other applications outside the sandbox",
+    },
+    WithheldDoor {
+        service: "com.apple.pasteboard.1",
+        reason: "the pasteboard is the user's, readable and writable across applications",
+    },
+    WithheldDoor {
+        service: "com.apple.SecurityServer",
+        reason: "the security server holds the user's keychains",
+    },
+];
+
+/// What the macOS system itself needs readable for any program to start under a
+/// restricted fs: the system volume, the shared dyld cache, the toolchain shims, system
+/// configuration.
+pub const SYSTEM_READ: &[&str] = &[
+    "/Library/Apple",
+    "/Library/Preferences",
+    "/System",
+    "/bin",
+    "/private/etc",
+    "/private/var/db/dyld",
+    "/private/var/select",
+    "/sbin",
+    "/usr",
+];
+
+/// The Mach services name resolution and certificate trust need: granted only with the
+/// network, so `` `offline `` also closes DNS.
+pub const NET_SERVICES: &[&str] = &[
+    "com.apple.SystemConfiguration.DNSConfiguration",
+    "com.apple.SystemConfiguration.configd",
+    "com.apple.dnssd.service",
+    "com.apple.trustd",
+    "com.apple.trustd.agent",
+];
+
+/// A rendered Seatbelt profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatbeltProfile {
+    /// The profile text (empty when refused).
+    pub text: String,
+    /// Why the profile cannot be rendered (empty: it can).
+    pub refused: Vec<String>,
+}
+
+impl SeatbeltProfile {
+    /// The profile's size in bytes, as `sandbox-exec -p` would receive it.
+    pub fn size(&self) -> usize {
+        self.text.len()
+    }
+}
+
+/// The firmlink pairs: each path under one spelling is also emitted under the other.
+const FIRMLINKS: &[(&str, &str)] = &[
+    ("/etc", "/private/etc"),
+    ("/tmp", "/private/tmp"),
+    ("/var", "/private/var"),
+];
+
+/// Both spellings of a path (itself first, then its firmlink twin, if any).
+pub fn spellings(path: &str) -> Vec<String> {
+    let mut out = vec![path.to_string()];
+    for (short, long) in FIRMLINKS {
+        if within(path, short) {
+            out.push(format!("{long}{}", &path[short.len()..]));
+        } else if within(path, long) {
+            out.push(format!("{short}{}", &path[long.len()..]));
+        }
+    }
+    out
+}
+
+/// A path in its short firmlink spelling (`/private/tmp/x` → `/tmp/x`), so two
+/// spellings of one path are one entry (`spellings` adds the other back).
+pub fn canonical(path: &str) -> String {
+    for (short, long) in FIRMLINKS {
+        if within(path, long) {
+            return format!("{short}{}", &path[long.len()..]);
+        }
+    }
+    path.to_string()
+}
+
+/// Paths in their canonical spelling, sorted, once each.
+fn norm<'a>(paths: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut v: Vec<String> = paths.into_iter().map(|p| canonical(p)).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// An SBPL string literal, or why the path cannot be spelled (a control character).
+fn quote(s: &str) -> Result<String, String> {
+    if let Some(c) = s.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "{s:?} holds a control character ({:?}) that a Seatbelt profile cannot spell",
+            c
+        ));
+    }
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            q.push('\\');
+        }
+        q.push(c);
+    }
+    q.push('"');
+    Ok(q)
+}
+
+/// A regex matching any path whose last component is `name`, ASCII letters in either case
+/// (the default APFS volume is case-insensitive), other characters escaped.
+fn name_regex(name: &str) -> Result<String, String> {
+    if name.is_empty() || name.contains('/') || name.contains('"') {
+        return Err(format!(
+            "the vetoed name {name:?} cannot be spelled as a Seatbelt regex"
+        ));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "the vetoed name {name:?} holds a control character ({c:?})"
+        ));
+    }
+    let mut r = String::from("#\"/");
+    for c in name.chars() {
+        if c.is_ascii_alphabetic() {
+            let _ = write!(r, "[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase());
+        } else if "\\.^$*+?()[]{}|".contains(c) {
+            r.push('\\');
+            r.push(c);
+        } else {
+            r.push(c);
+        }
+    }
+    r.push_str("$\"");
+    Ok(r)
+}
+
+/// Every proper ancestor of `path` (`/` excluded: the base reads it), outermost first.
+fn ancestors(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut at = path;
+    while let Some((parent, _)) = at.rsplit_once('/') {
+        if parent.is_empty() {
+            break;
+        }
+        out.push(parent.to_string());
+        at = parent;
+    }
+    out.reverse();
+    out
+}
+
+/// The profile text under construction: rules and comments, with the first spelling
+/// failure kept as a refusal.
+struct Out {
+    text: String,
+    refused: Vec<String>,
+}
+
+impl Out {
+    fn section(&mut self, title: &str) {
+        let _ = write!(self.text, "\n;; {title}\n");
+    }
+    /// `(ACTION OPS FILTER…)` with one `(KIND "path")` filter per spelling of each path.
+    fn rule(&mut self, action: &str, ops: &str, kind: &str, paths: &[String]) {
+        if paths.is_empty() {
+            return;
+        }
+        let mut filters = Vec::new();
+        for p in paths {
+            for s in spellings(p) {
+                match quote(&s) {
+                    Ok(q) => filters.push(format!("({kind} {q})")),
+                    Err(e) => self.refused.push(e),
+                }
+            }
+        }
+        filters.sort();
+        filters.dedup();
+        let _ = writeln!(self.text, "({action} {ops}\n  {})", filters.join("\n  "));
+    }
+    /// An allowance under `prefix` that also excludes each of `carved` within it, in the
+    /// order-independent form: `(require-all (subpath P) (require-not (literal X))
+    /// (require-not (subpath X)) …)`, one per spelling of the prefix.
+    fn carved(&mut self, ops: &str, prefix: &str, carved: &[&String]) {
+        for p in spellings(prefix) {
+            let mut parts = Vec::new();
+            match quote(&p) {
+                Ok(q) => parts.push(format!("(subpath {q})")),
+                Err(e) => {
+                    self.refused.push(e);
+                    continue;
+                }
+            }
+            for x in carved {
+                for s in spellings(x) {
+                    match quote(&s) {
+                        Ok(q) => {
+                            parts.push(format!("(require-not (literal {q}))"));
+                            parts.push(format!("(require-not (subpath {q}))"));
+                        }
+                        Err(e) => self.refused.push(e),
+                    }
+                }
+            }
+            let _ = writeln!(
+                self.text,
+                "(allow {ops}\n  (require-all\n    {}))",
+                parts.join("\n    ")
+            );
+        }
+    }
+}
+
+/// Render the Seatbelt profile. `program` is the admitted program's real path for a
+/// launch (empty: the stack's profile alone); `self_path` is ralc's executable on the
+/// target, which every profile write-protects.
+pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) -> SeatbeltProfile {
+    let mut o = Out {
+        text: format!(
+            ";; Rendered by ralc {} from a SandboxProjection. Precedence is section order:\n\
+             ;; fs allows, exec rules, exec ancestors, fs denies, pins, net.\n",
+            env!("CARGO_PKG_VERSION")
+        ),
+        refused: Vec::new(),
+    };
+    o.text.push_str(BASE);
+
+    // fs allows
+    let mut metadata: BTreeSet<String> = BTreeSet::new();
+    let mut denies: Vec<String> = Vec::new();
+    let mut write_denies: Vec<String> = Vec::new();
+    o.section("fs allows");
+    match &projection.fs {
+        None => {
+            o.text.push_str("(allow file-read*)\n(allow file-write*)\n");
+        }
+        Some(fs) => {
+            denies = norm(&fs.deny);
+            write_denies = norm(&fs.write_deny);
+            let system: Vec<String> = SYSTEM_READ.iter().map(|s| s.to_string()).collect();
+            let read = norm(fs.read.iter().chain(&fs.floor).chain(&system));
+            let write = norm(&fs.write);
+            for (ops, list, carve) in [
+                ("file-read*", &read, &denies),
+                ("file-write*", &write, &denies),
+            ] {
+                // Prefixes with nothing excluded beneath them share one rule; each one
+                // with an exclusion inside is its own order-independent carve-out.
+                let mut plain: Vec<String> = Vec::new();
+                for p in list.iter() {
+                    let inside: Vec<&String> = carve
+                        .iter()
+                        .chain(if ops == "file-write*" {
+                            write_denies.iter()
+                        } else {
+                            [].iter()
+                        })
+                        .filter(|x| within(x, p) && *x != p)
+                        .collect();
+                    if inside.is_empty() {
+                        plain.push(p.clone());
+                    } else {
+                        o.carved(ops, p, &inside);
+                    }
+                    metadata.extend(ancestors(p));
+                }
+                o.rule("allow", ops, "subpath", &plain);
+            }
+            if !metadata.is_empty() {
+                let m: Vec<String> = metadata.iter().cloned().collect();
+                o.rule("allow", "file-read-metadata", "literal", &m);
+            }
+        }
+    }
+
+    // exec rules, in rank order: directories, then files, then name vetoes
+    o.section("exec rules");
+    let mut exec_ancestors: BTreeSet<String> = BTreeSet::new();
+    match &projection.exec {
+        ExecProjection::Unrestricted => o.text.push_str("(allow process-exec)\n"),
+        ExecProjection::Restricted(k) => {
+            let dirs = norm(&k.allow_dirs);
+            o.rule("allow", "file-read* process-exec", "subpath", &dirs);
+            let launch: Vec<String> = [program, self_path]
+                .iter()
+                .filter(|p| !p.is_empty())
+                .map(|p| p.to_string())
+                .collect();
+            let files = norm(k.allow_files.iter().chain(&k.carriers).chain(&launch));
+            o.rule("allow", "file-read* process-exec", "literal", &files);
+            o.rule("deny", "process-exec", "subpath", &norm(&k.deny_dirs));
+            o.rule("deny", "process-exec", "literal", &norm(&k.deny_files));
+            for n in &k.deny_names {
+                match name_regex(n) {
+                    Ok(r) => {
+                        let _ = writeln!(o.text, "(deny process-exec (regex {r}))");
+                    }
+                    Err(e) => o.refused.push(e),
+                }
+            }
+            for p in dirs.iter().chain(&files) {
+                exec_ancestors.extend(ancestors(p));
+            }
+        }
+    }
+    o.section("exec ancestors");
+    let anc: Vec<String> = exec_ancestors.into_iter().collect();
+    o.rule("allow", "file-read-metadata", "literal", &anc);
+
+    // fs denies
+    o.section("fs denies");
+    o.rule("deny", "file-read* file-write*", "literal", &denies);
+    o.rule("deny", "file-read* file-write*", "subpath", &denies);
+    o.rule("deny", "file-write*", "literal", &write_denies);
+
+    // pins: renaming a parent cannot carry denied bytes out; ralc's own file is protected
+    o.section("pins");
+    let mut pins: BTreeSet<String> = BTreeSet::new();
+    if let Some(fs) = &projection.fs {
+        let write = norm(&fs.write);
+        for x in denies.iter().chain(&write_denies) {
+            for a in ancestors(x) {
+                if write.iter().any(|w| within(&a, w)) {
+                    pins.insert(a);
+                }
+            }
+        }
+    }
+    pins.extend(ancestors(self_path));
+    let pins: Vec<String> = pins.into_iter().collect();
+    o.rule("deny", "file-write*", "literal", &[self_path.to_string()]);
+    o.rule("deny", "file-write-unlink", "literal", &pins);
+
+    // net
+    o.section("net");
+    if projection.net_offline {
+        o.text
+            .push_str(";; offline: no network, no name resolution\n");
+    } else {
+        o.text.push_str("(allow network*)\n(allow mach-lookup");
+        for s in NET_SERVICES {
+            let _ = write!(o.text, "\n  (global-name \"{s}\")");
+        }
+        o.text.push_str(")\n");
+    }
+    if !self_path.starts_with('/') {
+        o.refused
+            .push(format!("ralc's own path {self_path:?} is not absolute"));
+    }
+    if o.text.len() > SIZE_LIMIT {
+        o.refused.push(format!(
+            "the profile is {} bytes, over the {SIZE_LIMIT}-byte limit sandbox-exec reports",
+            o.text.len()
+        ));
+    }
+    o.refused.sort();
+    o.refused.dedup();
+    if !o.refused.is_empty() {
+        o.text.clear();
+    }
+    SeatbeltProfile {
+        text: o.text,
+        refused: o.refused,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn firmlinks_are_spelled_both_ways_and_canonical_is_the_short_one() {
+        assert_eq!(spellings("/tmp/x"), vec!["/tmp/x", "/private/tmp/x"]);
+        assert_eq!(
+            spellings("/private/var/db"),
+            vec!["/private/var/db", "/var/db"]
+        );
+        assert_eq!(spellings("/etc"), vec!["/etc", "/private/etc"]);
+        assert_eq!(spellings("/tmpfoo"), vec!["/tmpfoo"]);
+        assert_eq!(spellings("/Users/u"), vec!["/Users/u"]);
+        assert_eq!(canonical("/private/tmp/a"), "/tmp/a");
+        assert_eq!(canonical("/private"), "/private");
+        assert_eq!(canonical("/tmp"), "/tmp");
+    }
+
+    #[test]
+    fn strings_are_escaped_and_control_characters_refused() {
+        assert_eq!(quote("/a b").unwrap(), "\"/a b\"");
+        assert_eq!(quote("/a\"b\\c").unwrap(), "\"/a\\\"b\\\\c\"");
+        assert_eq!(quote("/é").unwrap(), "\"/é\"");
+        assert!(quote("/a\nb").is_err());
+        assert!(quote("/a\0b").is_err());
+    }
+
+    #[test]
+    fn vetoed_names_match_the_last_component_in_either_case() {
+        assert_eq!(name_regex("sh").unwrap(), "#\"/[sS][hH]$\"");
+        assert_eq!(name_regex("c++").unwrap(), "#\"/[cC]\\+\\+$\"");
+        assert_eq!(name_regex("a.b").unwrap(), "#\"/[aA]\\.[bB]$\"");
+        assert!(name_regex("a\"b").is_err());
+        assert!(name_regex("").is_err());
+        assert!(name_regex("a/b").is_err());
+    }
+
+    #[test]
+    fn ancestors_are_proper_and_outermost_first() {
+        assert_eq!(ancestors("/a/b/c"), vec!["/a", "/a/b"]);
+        assert!(ancestors("/a").is_empty());
+        assert!(ancestors("/").is_empty());
+    }
+
+    #[test]
+    fn the_base_comes_first_and_a_refused_render_has_no_text() {
+        let p = render(&SandboxProjection::default(), "", "/x/ralc");
+        assert!(p.refused.is_empty());
+        let base_at = p.text.find("(version 1)").unwrap();
+        assert!(p.text[..base_at].lines().all(|l| l.starts_with(";;")));
+        assert!(p.size() < SIZE_WARNING);
+        let p = render(&SandboxProjection::default(), "", "relative/ralc");
+        assert!(p.text.is_empty() && !p.refused.is_empty());
+    }
+}

@@ -1,0 +1,231 @@
+//! The macOS renderer: golden Seatbelt profiles rendered from hand-built projections
+//! (`tests/golden/macos/*.sbpl`; `RALC_BLESS=1` rewrites them after review), each read back
+//! by the reference reader (`ralc_tests::sbpl`): balanced, the base first, known operations
+//! and filters only, every deny after every allow of its operation. The standard profiles,
+//! rendered by the `ralc` binary on this host, are held to the same shape. Whether macOS
+//! accepts a profile cannot be checked here (docs/macos.md).
+
+use ralc::capability::projection::{
+    ExecProjection, FsProjection, KernelExecRules, SandboxProjection,
+};
+use ralc::render::macos::{render, SeatbeltProfile};
+use ralc_tests::sbpl;
+use std::path::{Path, PathBuf};
+
+fn golden(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/macos")
+        .join(format!("{name}.sbpl"))
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: the documented bless switch, RALC_BLESS=1"
+)]
+fn blessing() -> bool {
+    std::env::var_os("RALC_BLESS").is_some()
+}
+
+fn check_golden(name: &str, p: &SeatbeltProfile) {
+    assert!(p.refused.is_empty(), "{name}: {:?}", p.refused);
+    let path = golden(name);
+    if blessing() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &p.text).unwrap();
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (RALC_BLESS=1 writes it)", path.display()));
+    assert_eq!(
+        p.text, want,
+        "{name}: the render differs from its golden file"
+    );
+    shape(name, &p.text);
+}
+
+fn shape(name: &str, text: &str) -> Vec<sbpl::Rule> {
+    let rules = sbpl::rules(text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+    sbpl::denies_follow_allows(&rules).unwrap_or_else(|e| panic!("{name}: {e}"));
+    rules
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+fn restricted() -> SandboxProjection {
+    SandboxProjection {
+        fs: Some(FsProjection {
+            read: s(&["/Users/u/proj", "/Users/u/.gitconfig", "/opt/homebrew"]),
+            write: s(&["/Users/u/proj", "/private/tmp"]),
+            floor: s(&["/opt/homebrew"]),
+            deny: s(&["/Users/u/proj/.env", "/Users/u/proj/secrets", "/tmp/keys"]),
+            write_deny: s(&["/Users/u/proj/ci.ral"]),
+        }),
+        exec: ExecProjection::Restricted(KernelExecRules {
+            allow_dirs: s(&["/usr/bin", "/bin", "/opt/homebrew/bin"]),
+            allow_files: s(&["/Users/u/proj/build.sh"]),
+            deny_dirs: s(&["/usr/bin/private"]),
+            deny_files: s(&["/usr/bin/sudo"]),
+            deny_names: s(&["bash", "g++"]),
+            carriers: s(&["/bin/zsh"]),
+        }),
+        net_offline: true,
+    }
+}
+
+#[test]
+fn unrestricted_stack_golden() {
+    let p = render(&SandboxProjection::default(), "", "/usr/local/bin/ralc");
+    check_golden("unrestricted", &p);
+    assert!(p.text.contains("(allow file-read*)\n(allow file-write*)"));
+    assert!(p.text.contains("(allow process-exec)"));
+    assert!(p.text.contains("(allow network*)"));
+}
+
+#[test]
+fn restricted_launch_golden() {
+    let p = render(
+        &restricted(),
+        "/Users/u/proj/build.sh",
+        "/usr/local/bin/ralc",
+    );
+    check_golden("restricted", &p);
+    let rules = shape("restricted", &p.text);
+    let has = |allow: bool, op: &str, needle: &str| {
+        rules.iter().any(|r| {
+            r.allow == allow
+                && r.ops.iter().any(|o| o == op)
+                && r.filters.iter().any(|f| f.to_string().contains(needle))
+        })
+    };
+    // Both firmlink spellings, denies included.
+    assert!(has(true, "file-write*", "\"/private/tmp\""));
+    assert!(has(true, "file-write*", "\"/tmp\""));
+    assert!(has(false, "file-read*", "\"/private/tmp/keys\""));
+    // The carve-out in its order-independent form too.
+    assert!(has(
+        true,
+        "file-write*",
+        "(require-not (subpath \"/Users/u/proj/.env\"))"
+    ));
+    assert!(has(
+        true,
+        "file-write*",
+        "(require-not (literal \"/Users/u/proj/ci.ral\"))"
+    ));
+    // Exec: dirs, files (the program, a carrier, ralc), denies, vetoes case-insensitive.
+    assert!(has(true, "process-exec", "(subpath \"/opt/homebrew/bin\")"));
+    assert!(has(true, "process-exec", "(literal \"/bin/zsh\")"));
+    assert!(has(
+        true,
+        "process-exec",
+        "(literal \"/usr/local/bin/ralc\")"
+    ));
+    assert!(has(false, "process-exec", "(literal \"/usr/bin/sudo\")"));
+    assert!(has(false, "process-exec", "#\"/[bB][aA][sS][hH]$\""));
+    assert!(has(false, "process-exec", "#\"/[gG]\\+\\+$\""));
+    // Pins: ancestors of a denied path inside a write prefix, ralc's file and ancestors.
+    assert!(has(
+        false,
+        "file-write-unlink",
+        "(literal \"/Users/u/proj\")"
+    ));
+    assert!(has(
+        false,
+        "file-write-unlink",
+        "(literal \"/private/tmp\")"
+    ));
+    assert!(has(
+        false,
+        "file-write*",
+        "(literal \"/usr/local/bin/ralc\")"
+    ));
+    assert!(has(
+        false,
+        "file-write-unlink",
+        "(literal \"/usr/local/bin\")"
+    ));
+    // Offline: no network, and no name resolution either.
+    assert!(!rules.iter().any(|r| r.ops.iter().any(|o| o == "network*")));
+    assert!(!p.text.contains("dnssd"));
+    // Deterministic.
+    assert_eq!(
+        render(
+            &restricted(),
+            "/Users/u/proj/build.sh",
+            "/usr/local/bin/ralc"
+        ),
+        p
+    );
+}
+
+#[test]
+fn a_path_seatbelt_cannot_spell_refuses_the_render() {
+    let mut proj = restricted();
+    if let Some(fs) = proj.fs.as_mut() {
+        fs.deny.push("/Users/u/proj/bad\nname".into());
+    }
+    let p = render(&proj, "", "/usr/local/bin/ralc");
+    assert!(p.text.is_empty());
+    assert!(
+        p.refused.iter().any(|r| r.contains("control character")),
+        "{:?}",
+        p.refused
+    );
+}
+
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn ralc_render(args: &[&str]) -> std::process::Output {
+    let me = std::env::current_exe().unwrap();
+    let bin = me.parent().and_then(Path::parent).unwrap().join("ralc");
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first",
+        bin.display()
+    );
+    std::process::Command::new(bin)
+        .current_dir("/tmp")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_standard_profiles_render_well_formed_profiles() {
+    for p in ["std:minimal", "std:reasonable", "std:dangerous"] {
+        let out = ralc_render(&[
+            "render",
+            "--target",
+            "macos",
+            "-p",
+            p,
+            "--self",
+            "/usr/local/bin/ralc",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{p}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        shape(p, &text);
+        let again = ralc_render(&[
+            "render",
+            "--target",
+            "macos",
+            "-p",
+            p,
+            "--self",
+            "/usr/local/bin/ralc",
+        ]);
+        assert_eq!(text.as_bytes(), &again.stdout[..], "{p}: not deterministic");
+    }
+    // A launch the stack refuses is a refused render (exit 1), with the guard's words.
+    let out = ralc_render(&[
+        "render",
+        "--target",
+        "macos",
+        "-p",
+        "std:minimal",
+        "--",
+        "bash",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("vetoed by name"));
+}
