@@ -414,7 +414,12 @@ fn ten_thousand_entries_lint_quickly() {
     let d = lint(&case);
     let took = t.elapsed();
     eprintln!("10k entries linted in {took:?}");
-    assert!(d.is_empty(), "{:?}", d.first());
+    // 10k entries are more than a macOS Seatbelt profile holds: that lint alone speaks.
+    assert!(
+        d.iter().all(|d| d.code == "seatbelt-size"),
+        "{:?}",
+        d.iter().find(|d| d.code != "seatbelt-size")
+    );
     // A guard against quadratic blow-up (10^8 pair checks would take minutes), generous
     // for an unoptimised build on a shared two-core machine (about 2 s there).
     assert!(took < std::time::Duration::from_secs(15), "took {took:?}");

@@ -387,7 +387,7 @@ fn deepest<'a>(
 
 /// The resolver handed to `GrantStack::judge_real` for paths that are already real: the
 /// lints ask only about real paths taken from frozen entries, so nothing is resolved.
-struct AlreadyReal;
+pub(crate) struct AlreadyReal;
 
 impl Resolve for AlreadyReal {
     fn which(&self, _name: &str) -> Option<(String, RealPath)> {

@@ -17,6 +17,7 @@ pub mod legacy_form;
 pub mod lint_directive;
 pub mod redundant_entry;
 pub mod registry;
+pub mod seatbelt_size;
 pub mod secret_exposure;
 pub mod self_writable;
 

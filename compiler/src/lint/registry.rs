@@ -11,6 +11,7 @@ static ALL: &[&dyn Lint] = &[
     &super::legacy_form::LegacyFormLint,
     &super::lint_directive::LintDirective,
     &super::redundant_entry::RedundantEntry,
+    &super::seatbelt_size::SeatbeltSize,
     &super::secret_exposure::SecretExposure,
     &super::self_writable::SelfWritable,
 ];

@@ -172,6 +172,22 @@ fn name_regex(name: &str) -> Result<String, String> {
     Ok(r)
 }
 
+/// The entries of the sorted `paths` strictly beneath `prefix`: a contiguous run, found by
+/// binary search (no pass over every pair of prefix and exclusion).
+fn strictly_within<'a>(paths: &[&'a String], prefix: &str) -> Vec<&'a String> {
+    let dir = if prefix == "/" {
+        "/".to_string()
+    } else {
+        format!("{prefix}/")
+    };
+    let start = paths.partition_point(|x| x.as_str() < dir.as_str());
+    paths[start..]
+        .iter()
+        .take_while(|x| x.starts_with(&dir) && x.as_str() != prefix)
+        .copied()
+        .collect()
+}
+
 /// Every proper ancestor of `path` (`/` excluded: the base reads it), outermost first.
 fn ancestors(path: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -285,16 +301,14 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
                 // Prefixes with nothing excluded beneath them share one rule; each one
                 // with an exclusion inside is its own order-independent carve-out.
                 let mut plain: Vec<String> = Vec::new();
+                let mut carve: Vec<&String> = carve.iter().collect();
+                if ops == "file-write*" {
+                    carve.extend(&write_denies);
+                    carve.sort();
+                    carve.dedup();
+                }
                 for p in list.iter() {
-                    let inside: Vec<&String> = carve
-                        .iter()
-                        .chain(if ops == "file-write*" {
-                            write_denies.iter()
-                        } else {
-                            [].iter()
-                        })
-                        .filter(|x| within(x, p) && *x != p)
-                        .collect();
+                    let inside = strictly_within(&carve, p);
                     if inside.is_empty() {
                         plain.push(p.clone());
                     } else {
@@ -355,10 +369,13 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
     o.section("pins");
     let mut pins: BTreeSet<String> = BTreeSet::new();
     if let Some(fs) = &projection.fs {
-        let write = norm(&fs.write);
+        let write: BTreeSet<String> = norm(&fs.write).into_iter().collect();
         for x in denies.iter().chain(&write_denies) {
+            // Outermost first: once an ancestor lies within a write prefix, so do the rest.
+            let mut inside = false;
             for a in ancestors(x) {
-                if write.iter().any(|w| within(&a, w)) {
+                inside = inside || write.contains(&a) || write.contains("/");
+                if inside {
                     pins.insert(a);
                 }
             }
