@@ -64,12 +64,18 @@ use crate::path::frozen::FrozenPath;
 /// the kernel cannot see arguments).
 fn all_grant<K: super::index::Indexed + Own>(rules: &[(usize, Rules<K>)], scope: &K) -> bool {
     let own = scope.own();
-    rules.iter().all(|(_, t)| {
-        matches!(
-            t.table().decide(t.table().cells(), &*own, None),
-            Ok(_) | Err(Withheld::Subcommand { .. })
-        )
-    })
+    let grants =
+        |v: super::table::Verdict<K>| matches!(v, Ok(_) | Err(Withheld::Subcommand { .. }));
+    match scope.index_path() {
+        // Judged through each table's index, as every question is: the cells filed on the
+        // scope's own path and its ancestors, and those that speak everywhere.
+        Some(path) => super::index::with_subject_keys(path, |keys| {
+            rules.iter().all(|(_, t)| grants(t.judge(&own, keys, None)))
+        }),
+        None => rules
+            .iter()
+            .all(|(_, t)| grants(t.table().decide(t.table().cells(), &*own, None))),
+    }
 }
 
 fn fs_all_grant(rules: &[(usize, Rules<FsScope>)], scope: &FsScope) -> bool {
