@@ -108,6 +108,12 @@ pub fn read(text: &str) -> Result<Vec<Sexp>, String> {
                             return Err(format!("line {line}: an unterminated regex"))
                         }
                         Some('"') => break,
+                        // An escaped character (`\"` among them) stays in the regex as written.
+                        Some('\\') if chars.get(i + 1).is_some_and(|c| *c != '\n') => {
+                            r.push('\\');
+                            r.push(chars[i + 1]);
+                            i += 2;
+                        }
                         Some(c) => {
                             r.push(*c);
                             i += 1;

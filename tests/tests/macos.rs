@@ -229,3 +229,112 @@ fn the_standard_profiles_render_well_formed_profiles() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("vetoed by name"));
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Path components drawn to stress spelling: plain, firmlink heads, quotes,
+    /// backslashes, regex metacharacters, non-ASCII, and now and then a control character.
+    fn component() -> impl Strategy<Value = String> {
+        prop_oneof![
+            8 => "[a-z]{1,6}",
+            1 => Just("tmp".to_string()),
+            1 => Just("private".to_string()),
+            1 => Just("etc".to_string()),
+            1 => Just("a\"b".to_string()),
+            1 => Just("c\\d".to_string()),
+            1 => Just("x+.(y)".to_string()),
+            1 => Just("é".to_string()),
+            1 => Just("bad\nname".to_string()),
+        ]
+    }
+
+    fn path() -> impl Strategy<Value = String> {
+        proptest::collection::vec(component(), 1..4).prop_map(|c| format!("/{}", c.join("/")))
+    }
+
+    fn paths() -> impl Strategy<Value = Vec<String>> {
+        proptest::collection::vec(path(), 0..5)
+    }
+
+    prop_compose! {
+        fn projection()(
+            fs in proptest::option::of((paths(), paths(), paths(), paths())),
+            exec in proptest::option::of((paths(), paths(), paths(), paths(), proptest::collection::vec(component(), 0..3))),
+            offline in any::<bool>(),
+        ) -> SandboxProjection {
+            SandboxProjection {
+                fs: fs.map(|(read, write, deny, write_deny)| FsProjection {
+                    read, write, floor: vec![], deny, write_deny,
+                }),
+                exec: match exec {
+                    None => ExecProjection::Unrestricted,
+                    Some((allow_dirs, allow_files, deny_dirs, deny_files, deny_names)) => {
+                        ExecProjection::Restricted(KernelExecRules {
+                            allow_dirs, allow_files, deny_dirs, deny_files, deny_names,
+                            carriers: vec![],
+                        })
+                    }
+                },
+                net_offline: offline,
+            }
+        }
+    }
+
+    fn mentions_control(p: &SandboxProjection) -> bool {
+        let mut all: Vec<&String> = Vec::new();
+        if let Some(fs) = &p.fs {
+            all.extend(
+                fs.read
+                    .iter()
+                    .chain(&fs.write)
+                    .chain(&fs.deny)
+                    .chain(&fs.write_deny),
+            );
+        }
+        if let ExecProjection::Restricted(k) = &p.exec {
+            all.extend(
+                k.allow_dirs
+                    .iter()
+                    .chain(&k.allow_files)
+                    .chain(&k.deny_dirs)
+                    .chain(&k.deny_files)
+                    .chain(&k.deny_names),
+            );
+        }
+        all.iter().any(|s| s.chars().any(char::is_control))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Any projection renders to a well-formed profile that denies after it allows, and
+        /// names every exclusion it was given — or, when a path cannot be spelled, is
+        /// refused with no text at all.
+        #[test]
+        fn every_render_is_well_formed_or_refused(p in projection()) {
+            let r = render(&p, "", "/usr/local/bin/ralc");
+            if mentions_control(&p) {
+                prop_assert!(r.text.is_empty() && !r.refused.is_empty());
+            } else {
+                prop_assert!(r.refused.is_empty(), "{:?}", r.refused);
+                let rules = sbpl::rules(&r.text).map_err(TestCaseError::fail)?;
+                sbpl::denies_follow_allows(&rules).map_err(TestCaseError::fail)?;
+                if let Some(fs) = &p.fs {
+                    for d in &fs.deny {
+                        let canon = ralc::render::macos::canonical(d);
+                        let denied = rules.iter().any(|r| !r.allow
+                            && r.ops.iter().any(|o| o == "file-read*")
+                            && r.filters.iter().any(|f| *f == sbpl::Sexp::List(vec![
+                                sbpl::Sexp::Atom("subpath".into()),
+                                sbpl::Sexp::Str(canon.clone()),
+                            ])));
+                        prop_assert!(denied, "{d} is not denied");
+                    }
+                }
+                prop_assert_eq!(render(&p, "", "/usr/local/bin/ralc"), r);
+            }
+        }
+    }
+}

@@ -145,9 +145,10 @@ fn quote(s: &str) -> Result<String, String> {
 }
 
 /// A regex matching any path whose last component is `name`, ASCII letters in either case
-/// (the default APFS volume is case-insensitive), other characters escaped.
+/// (the default APFS volume is case-insensitive), metacharacters and `"` escaped with `\`
+/// (as Codex writes its `#"…"` literals).
 fn name_regex(name: &str) -> Result<String, String> {
-    if name.is_empty() || name.contains('/') || name.contains('"') {
+    if name.is_empty() || name.contains('/') {
         return Err(format!(
             "the vetoed name {name:?} cannot be spelled as a Seatbelt regex"
         ));
@@ -161,7 +162,8 @@ fn name_regex(name: &str) -> Result<String, String> {
     for c in name.chars() {
         if c.is_ascii_alphabetic() {
             let _ = write!(r, "[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase());
-        } else if "\\.^$*+?()[]{}|".contains(c) {
+        } else if "\\.^$*+?()[]{}|\"".contains(c) {
+            // A regex metacharacter, or the quote that would end the `#"…"` literal.
             r.push('\\');
             r.push(c);
         } else {
@@ -452,7 +454,7 @@ mod tests {
         assert_eq!(name_regex("sh").unwrap(), "#\"/[sS][hH]$\"");
         assert_eq!(name_regex("c++").unwrap(), "#\"/[cC]\\+\\+$\"");
         assert_eq!(name_regex("a.b").unwrap(), "#\"/[aA]\\.[bB]$\"");
-        assert!(name_regex("a\"b").is_err());
+        assert_eq!(name_regex("a\"b").unwrap(), "#\"/[aA]\\\"[bB]$\"");
         assert!(name_regex("").is_err());
         assert!(name_regex("a/b").is_err());
     }
