@@ -98,53 +98,38 @@ fn restricted_launch_golden() {
                 && r.filters.iter().any(|f| f.to_string().contains(needle))
         })
     };
-    // Both firmlink spellings, denies included.
-    assert!(has(true, "file-write*", "\"/private/tmp\""));
-    assert!(has(true, "file-write*", "\"/tmp\""));
-    assert!(has(false, "file-read*", "\"/private/tmp/keys\""));
-    // The carve-out in its order-independent form too.
-    assert!(has(
-        true,
-        "file-write*",
-        "(require-not (subpath \"/Users/u/proj/.env\"))"
-    ));
-    assert!(has(
-        true,
-        "file-write*",
-        "(require-not (literal \"/Users/u/proj/ci.ral\"))"
-    ));
-    // Exec: dirs, files (the program, a carrier, ralc), denies, vetoes case-insensitive.
-    assert!(has(true, "process-exec", "(subpath \"/opt/homebrew/bin\")"));
-    assert!(has(true, "process-exec", "(literal \"/bin/zsh\")"));
-    assert!(has(
-        true,
-        "process-exec",
-        "(literal \"/usr/local/bin/ralc\")"
-    ));
-    assert!(has(false, "process-exec", "(literal \"/usr/bin/sudo\")"));
-    assert!(has(false, "process-exec", "#\"/[bB][aA][sS][hH]$\""));
-    assert!(has(false, "process-exec", "#\"/[gG]\\+\\+$\""));
-    // Pins: ancestors of a denied path inside a write prefix, ralc's file and ancestors.
-    assert!(has(
-        false,
-        "file-write-unlink",
-        "(literal \"/Users/u/proj\")"
-    ));
-    assert!(has(
-        false,
-        "file-write-unlink",
-        "(literal \"/private/tmp\")"
-    ));
-    assert!(has(
-        false,
-        "file-write*",
-        "(literal \"/usr/local/bin/ralc\")"
-    ));
-    assert!(has(
-        false,
-        "file-write-unlink",
-        "(literal \"/usr/local/bin\")"
-    ));
+    for (allow, op, needle) in [
+        // Both firmlink spellings, denies included.
+        (true, "file-write*", "\"/private/tmp\""),
+        (true, "file-write*", "\"/tmp\""),
+        (false, "file-read*", "\"/private/tmp/keys\""),
+        // The carve-out in its order-independent form too.
+        (
+            true,
+            "file-write*",
+            "(require-not (subpath \"/Users/u/proj/.env\"))",
+        ),
+        (
+            true,
+            "file-write*",
+            "(require-not (literal \"/Users/u/proj/ci.ral\"))",
+        ),
+        // Exec: dirs, files (the program, a carrier, ralc), denies, case-insensitive vetoes.
+        (true, "process-exec", "(subpath \"/opt/homebrew/bin\")"),
+        (true, "process-exec", "(literal \"/bin/zsh\")"),
+        (true, "process-exec", "(literal \"/usr/local/bin/ralc\")"),
+        (false, "process-exec", "(literal \"/usr/bin/sudo\")"),
+        (false, "process-exec", "#\"/[bB][aA][sS][hH]$\""),
+        (false, "process-exec", "#\"/[gG]\\+\\+$\""),
+        // Pins: ancestors of an exclusion inside a write prefix; ralc's file and ancestors.
+        (false, "file-write-unlink", "(literal \"/Users/u/proj\")"),
+        (false, "file-write-unlink", "(literal \"/private/tmp\")"),
+        (false, "file-write*", "(literal \"/usr/local/bin/ralc\")"),
+        (false, "file-write-unlink", "(literal \"/usr/local/bin\")"),
+    ] {
+        let what = if allow { "allow" } else { "deny" };
+        assert!(has(allow, op, needle), "no ({what} {op} … {needle} …)");
+    }
     // Offline: no network, and no name resolution either.
     assert!(!rules.iter().any(|r| r.ops.iter().any(|o| o == "network*")));
     assert!(!p.text.contains("dnssd"));
