@@ -96,10 +96,16 @@ impl Disk for RealDisk {
     )]
     fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
         use std::io::Read;
-        if !std::fs::metadata(path).ok()?.is_file() {
+        let mut open = std::fs::OpenOptions::new();
+        open.read(true);
+        // Non-blocking, so a FIFO swapped in for the file cannot hang the render; the
+        // handle is then checked to be a regular file before anything is read.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+        let f = open.open(path).ok()?;
+        if !f.metadata().ok()?.is_file() {
             return None;
         }
-        let f = std::fs::File::open(path).ok()?;
         let mut buf = Vec::with_capacity(n);
         f.take(n as u64).read_to_end(&mut buf).ok()?;
         Some(buf)

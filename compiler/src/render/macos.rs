@@ -460,6 +460,20 @@ mod tests {
     }
 
     #[test]
+    fn the_base_opens_none_of_the_doors_it_says_it_withholds() {
+        for d in WITHHELD_DOORS {
+            assert!(!BASE.contains(d.service), "{}", d.service);
+            assert!(!d.reason.is_empty());
+        }
+        for s in NET_SERVICES {
+            assert!(
+                !BASE.contains(s),
+                "{s} is the net section's, not the base's"
+            );
+        }
+    }
+
+    #[test]
     fn ancestors_are_proper_and_outermost_first() {
         assert_eq!(ancestors("/a/b/c"), vec!["/a", "/a/b"]);
         assert!(ancestors("/a").is_empty());
