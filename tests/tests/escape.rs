@@ -7,13 +7,14 @@
 //! `ESC-APED`, a marker no command line contains; it showing on either stream is an escape.
 //! Each attempt must also leak nothing and leave nothing behind: no SECRET in the output, no
 //! secret `CONTENT-` on either stream, every secret intact, no `leak*` file in the scratch
-//! tree nor a new one in the host's temp dirs, no setuid/setgid file or device node in the
-//! scratch tree. `positive.txt` holds the controls that must succeed, so a broken launch
+//! tree nor a new one in the host's temp dirs, no setuid/setgid file, file capability or
+//! device node in the scratch tree, no host daemon's listener reached. `positive.txt` holds the controls that must succeed, so a broken launch
 //! cannot pass for confinement. A missing bwrap or ralc binary fails the suite; nothing is
 //! skipped. The closing line counts the attempts of this pass (root or unprivileged).
 
 use std::collections::BTreeMap;
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -54,7 +55,35 @@ struct Scratch {
     _dir: tempfile::TempDir,
     root: String,
     secrets: BTreeMap<String, String>,
+    /// Host daemons: unix listeners the envelope must not reach (path or `@abstract`).
+    daemons: Vec<(String, UnixListener)>,
+    /// The abstract socket's name (without its leading NUL).
+    abstract_name: String,
 }
+
+/// The effective uid of this process, from /proc.
+fn euid() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The session-agent variables the harness sets for `ralc run`, each naming a host
+/// daemon of the scratch tree (`$ROOT` substituted); no profile of the suite grants them.
+const AGENT_ENV: &[(&str, &str)] = &[
+    ("SSH_AUTH_SOCK", "$ROOT/tmp/ssh-ralcescape/agent.1"),
+    ("TMUX", "$ROOT/tmp/tmux-$UID/default,1,0"),
+    ("DBUS_SESSION_BUS_ADDRESS", "unix:path=$ROOT/proj/host.sock"),
+    ("GPG_AGENT_INFO", "$ROOT/outside/S.gpg-agent:1:1"),
+    ("DISPLAY", ":93"),
+    ("WAYLAND_DISPLAY", "wayland-93"),
+    ("XAUTHORITY", "$ROOT/outside/Xauthority"),
+    ("STY", "93.pts-9.host"),
+];
 
 fn scratch() -> Scratch {
     let dir = tempfile::Builder::new()
@@ -66,7 +95,7 @@ fn scratch() -> Scratch {
         .to_str()
         .unwrap()
         .to_string();
-    for d in ["proj/secrets", "outside", "ro"] {
+    for d in ["proj/secrets", "outside", "ro", "tmp"] {
         std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
     }
     let mut secrets = BTreeMap::new();
@@ -89,17 +118,54 @@ fn scratch() -> Scratch {
     let denied = format!("{root}/proj/denied-tool");
     std::fs::write(&denied, "#!/bin/sh\necho SECRET-denied-tool-ran\n").unwrap();
     std::fs::set_permissions(&denied, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // Host daemons: a socket in the write region, one in the read-only region, the user's
+    // tmux and ssh-agent in the temp dir `ralc run` is given, and an abstract socket.
+    let uid = euid();
+    let mut daemons = Vec::new();
+    for p in [
+        format!("{root}/proj/host.sock"),
+        format!("{root}/ro/host.sock"),
+        format!("{root}/tmp/tmux-{uid}/default"),
+        format!("{root}/tmp/ssh-ralcescape/agent.1"),
+    ] {
+        if let Some(d) = Path::new(&p).parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let l = UnixListener::bind(&p).unwrap();
+        l.set_nonblocking(true).unwrap();
+        daemons.push((p, l));
+    }
+    let abstract_name = format!("ralc-escape-{}-{}", std::process::id(), dir_tag(&root));
+    let addr =
+        <std::os::unix::net::SocketAddr as std::os::linux::net::SocketAddrExt>::from_abstract_name(
+            abstract_name.as_bytes(),
+        )
+        .unwrap();
+    let l = UnixListener::bind_addr(&addr).unwrap();
+    l.set_nonblocking(true).unwrap();
+    daemons.push((format!("@{abstract_name}"), l));
     Scratch {
         _dir: dir,
         root,
         secrets,
+        daemons,
+        abstract_name,
     }
+}
+
+/// The scratch tree's own random suffix, to keep abstract names apart.
+fn dir_tag(root: &str) -> String {
+    root.rsplit('/')
+        .next()
+        .unwrap_or("")
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "")
 }
 
 struct Vars {
     root: String,
     ralc: String,
     port: u16,
+    abstract_name: String,
 }
 
 /// What the harness prints before every `sh -c` attempt: proof that the program ran.
@@ -109,6 +175,9 @@ const ESCAPED: &str = "ESC-APED";
 
 fn subst(s: &str, v: &Vars) -> String {
     s.replace("$ESCAPED", "printf '%s-%s\\n' ESC APED")
+        .replace("$ABSTRACT", &v.abstract_name)
+        .replace("$UID", &euid())
+        .replace("$HOSTPID", &std::process::id().to_string())
         .replace("$ROOT", &v.root)
         .replace("$RALC", &v.ralc)
         .replace("$PORT", &v.port.to_string())
@@ -116,6 +185,8 @@ fn subst(s: &str, v: &Vars) -> String {
 
 #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
     // `std:NAME` is an embedded profile; any other name is `tests/escape/NAME.ral`.
     let pfile = if profile.starts_with("std:") {
         profile.to_string()
@@ -124,6 +195,11 @@ fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
         let pfile = format!("{}/{profile}.ral", s.root);
         std::fs::write(&pfile, text).unwrap();
         pfile
+    };
+    // `<tcp> COMMAND`: the program's stdin is a TCP connection to the host's listener.
+    let (tcp_stdin, command) = match command.strip_prefix("<tcp> ") {
+        Some(rest) => (true, rest),
+        None => (false, command),
     };
     let cmd = subst(command, v);
     let mut c = std::process::Command::new(&v.ralc);
@@ -141,7 +217,42 @@ fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
             c.args(["/bin/sh", "-c", &marked]);
         }
     }
-    c.stdin(std::process::Stdio::null());
+    // The temp dir ralc is given is the scratch tree's, and the session agents named in
+    // the environment are the scratch tree's host daemons.
+    c.env("TMPDIR", format!("{}/tmp", s.root));
+    for (k, val) in AGENT_ENV {
+        c.env(k, subst(val, v));
+    }
+    if tcp_stdin {
+        let stream = TcpStream::connect(("127.0.0.1", v.port)).unwrap();
+        c.stdin(std::process::Stdio::from(std::os::fd::OwnedFd::from(
+            stream,
+        )));
+    } else {
+        c.stdin(std::process::Stdio::null());
+    }
+    // Descriptors the caller leaves open (ralc must close them before the program runs):
+    // 5 a denied file, 6 a directory outside the grant, 7 a connected TCP socket.
+    let denied = std::fs::File::open(format!("{}/proj/.env", s.root)).unwrap();
+    let outside = std::fs::File::open(format!("{}/outside", s.root)).unwrap();
+    let tcp = TcpStream::connect(("127.0.0.1", v.port)).unwrap();
+    let leaked = [
+        (denied.as_raw_fd(), 5),
+        (outside.as_raw_fd(), 6),
+        (tcp.as_raw_fd(), 7),
+    ];
+    // SAFETY: the closure only calls dup2, async-signal-safe, over an array made before
+    // the fork; dup2 clears close-on-exec on the copies.
+    unsafe {
+        c.pre_exec(move || {
+            for (src, dst) in leaked {
+                if libc::dup2(src, dst) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
     c.output().expect("spawn ralc")
 }
 
@@ -202,10 +313,30 @@ fn privileged_files(dir: &Path, out: &mut Vec<String>) {
                 e.path().display()
             ));
         }
+        if t.is_file() && has_file_capability(&e.path()) {
+            out.push(format!("file capability on {}", e.path().display()));
+        }
         if t.is_dir() {
             privileged_files(&e.path(), out);
         }
     }
+}
+
+/// Does `path` carry a `security.capability` attribute (file capabilities)?
+fn has_file_capability(path: &Path) -> bool {
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return false;
+    };
+    // SAFETY: valid C strings; a size query with no buffer.
+    let n = unsafe {
+        libc::lgetxattr(
+            c.as_ptr(),
+            c"security.capability".as_ptr(),
+            std::ptr::null_mut(),
+            0,
+        )
+    };
+    n >= 0
 }
 
 /// The host's shared temp dirs, outside the scratch tree: an attempt's `leak*` file must
@@ -345,6 +476,11 @@ fn judge(
             why.push(format!("{path} changed or vanished"));
         }
     }
+    for (name, l) in &s.daemons {
+        if l.accept().is_ok() {
+            why.push(format!("the host daemon at {name} was reached"));
+        }
+    }
     why
 }
 
@@ -370,6 +506,7 @@ fn escape_attempts_fail_and_leak_nothing() {
             root: s.root.clone(),
             ralc: ralc.clone(),
             port,
+            abstract_name: s.abstract_name.clone(),
         };
         let host_before = host_leaks();
         let out = ralc_run(&a.profile, &a.command, &s, &v);
@@ -422,6 +559,7 @@ fn positive_controls_run_real_work() {
             root: s.root.clone(),
             ralc: ralc.clone(),
             port,
+            abstract_name: s.abstract_name.clone(),
         };
         let out = ralc_run(profile, command, &s, &v);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -469,10 +607,12 @@ fn exit_status_propagates_through_ralc_run() {
 fn a_script_whose_interpreter_is_vetoed_is_refused_before_the_launch() {
     bwrap_present();
     let s = scratch();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let v = Vars {
         root: s.root.clone(),
         ralc: ralc_bin().to_str().unwrap().to_string(),
-        port: 0,
+        port: listener.local_addr().unwrap().port(),
+        abstract_name: s.abstract_name.clone(),
     };
     let out = ralc_run("script-vetoed", "!./run.sh SECRET", &s, &v);
     assert_eq!(out.status.code(), Some(126));

@@ -5,8 +5,8 @@
 
 use crate::capability::projection::{ExecProjection, SandboxProjection};
 use ralc_runtime::plan::{
-    seccomp_deny_set, within, Access, Bind, BindWhy, ExecAdmits, Fidelity, LandlockPlan,
-    LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options, LINUX_PLAN_VERSION,
+    seccomp_deny_set, seccomp_offline_rules, within, Access, Bind, BindWhy, ExecAdmits, Fidelity,
+    LandlockPlan, LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options, LINUX_PLAN_VERSION,
 };
 
 /// The read-only system defaults a restricted fs still shows: the program tree, the
@@ -213,6 +213,14 @@ pub fn render(
         Layer::Over,
         BindWhy::SelfPin,
     ));
+    fidelity.push(Fidelity {
+        path: RESOURCES.to_string(),
+        note: format!(
+            "capped at {} processes and {} GiB of memory by a cgroup of the launch where the launching user can make one (root, or a delegated subtree); otherwise uncapped",
+            ralc_runtime::plan::PIDS_MAX,
+            ralc_runtime::plan::MEMORY_MAX >> 30
+        ),
+    });
     for p in ["/dev", "/proc"] {
         fidelity.push(Fidelity {
             path: p.to_string(),
@@ -269,11 +277,21 @@ pub fn render(
         binds,
         masks,
         landlock,
-        seccomp: seccomp_deny_set(),
+        seccomp: {
+            let mut rules = seccomp_deny_set();
+            if projection.net_offline {
+                rules.extend(seccomp_offline_rules());
+            }
+            rules
+        },
         fidelity,
+        environment: ralc_runtime::environment::Environment::policy(),
         refused,
     }
 }
+
+/// The fidelity entry about processes and memory (not a path).
+pub const RESOURCES: &str = "(processes and memory)";
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
     v.sort();

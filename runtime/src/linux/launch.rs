@@ -23,7 +23,7 @@ pub const EXIT_REFUSED: i32 = 126;
 pub const EXIT_MISSING: i32 = 127;
 
 /// Loader-injection variables removed from the child's environment.
-pub const LOADER_VARS: [&str; 3] = ["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"];
+pub use crate::environment::LOADER_VARS;
 
 /// The executables pinned at start.
 #[derive(Debug)]
@@ -70,6 +70,14 @@ fn pin() -> Result<Pins, String> {
 )]
 fn search_path() -> String {
     std::env::var("PATH").unwrap_or_default()
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the launch reads the caller's session-agent variables to decide which cross"
+)]
+fn caller_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
 }
 
 /// Find `bwrap` on `path` (absolute entries only) and pin it.
@@ -144,6 +152,8 @@ pub struct Prepared {
     handoff: Vec<(OwnedFd, RawFd)>,
     reach: Option<OwnedFd>,
     bwrap: RawFd,
+    /// Session-agent variables removed from the program's environment (`environment`).
+    pub env_remove: Vec<String>,
 }
 
 impl Prepared {
@@ -164,6 +174,8 @@ impl Prepared {
 #[derive(Debug)]
 struct PendingLandlock {
     handled: u64,
+    /// Landlock's scopes (abstract unix sockets and signals), where the ABI has them.
+    scoped: u64,
     exec: Option<crate::plan::ExecAdmits>,
     program: String,
     own: OwnedFd,
@@ -172,7 +184,7 @@ struct PendingLandlock {
 
 impl PendingLandlock {
     fn build(&self) -> Result<Ruleset, Refusal> {
-        let mut rs = Ruleset::new(self.handled)?;
+        let mut rs = Ruleset::new_scoped(self.handled, self.scoped)?;
         if let Some(ex) = &self.exec {
             rs.allow(self.own.as_raw_fd(), Kind::File, landlock::EXECUTE)?;
             rs.admit_file(&self.program)?;
@@ -218,6 +230,7 @@ pub fn run(plan: &LinuxPlan, host: &Host) -> Result<i32, Refusal> {
     let pins = pin_at_start()
         .as_ref()
         .map_err(|e| Refusal::NoSelfPin(e.clone()))?;
+    super::streams::check(plan.offline)?;
     let prepared = prepare(plan, host, pins)?;
     spawn(prepared, pins)
 }
@@ -228,6 +241,7 @@ pub fn check_bwrap(pins: &Pins) -> Result<(), Refusal> {
     let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
         return Err(Refusal::NoBwrap);
     };
+    super::helper::check_trusted(bwrap_fd, bwrap_name)?;
     let ab = bwrap::probe(bwrap_fd, bwrap_name, &pins.abilities)?;
     if !ab.fd_binds {
         return Err(Refusal::BwrapWithoutFdBinds {
@@ -277,9 +291,10 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             });
         }
     }
-    let Some((bwrap_fd, _)) = &pins.bwrap else {
+    let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
         return Err(Refusal::NoBwrap);
     };
+    super::helper::check_trusted(bwrap_fd, bwrap_name)?;
     if plan.landlock.exec.is_some() && host.landlock_abi == 0 {
         return Err(Refusal::NoLandlock);
     }
@@ -373,6 +388,26 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             ));
         }
     }
+    // The host's session agents (tmux, ssh-agent, X, any socket) directly inside a shown
+    // writable directory such as the temp dir are masked, unless the plan binds them itself.
+    let mut agent_masks: Vec<String> = Vec::new();
+    for k in kept
+        .iter()
+        .filter(|k| k.layer == Layer::Shown && k.access == Access::Writable && k.kind == Kind::Dir)
+    {
+        for a in super::agents::in_dir(&k.path) {
+            if !plan.binds.iter().any(|b| within(&b.path, &a)) {
+                agent_masks.push(a);
+            }
+        }
+    }
+    if !agent_masks.is_empty() {
+        notes.push(format!(
+            "session agents and sockets masked in the envelope: {}",
+            agent_masks.join(", ")
+        ));
+    }
+    let env_remove = crate::environment::agents_to_remove(plan, &agent_masks, &caller_env);
     // Masks, wherever a Shown bind shows them.
     let mut masks: Vec<Op> = Vec::new();
     let mut mask_paths: Vec<&str> = plan
@@ -380,6 +415,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         .iter()
         .map(|m| m.path.as_str())
         .chain(exec_masks.iter().map(String::as_str))
+        .chain(agent_masks.iter().map(String::as_str))
         .collect();
     mask_paths.sort();
     mask_paths.dedup();
@@ -447,8 +483,19 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     // builds the envelope (`spawn`), and the ruleset reaches the trampoline over the
     // reach socket before it may exec anything.
     let wants_fs = plan.landlock.fs_rights && host.landlock_abi > 0;
+    // No host daemon through an abstract socket, no signal to a host process: Landlock's
+    // scopes wherever the kernel has them, whatever the profile.
+    let scoped = if host.landlock_abi >= landlock::SCOPES_ABI {
+        landlock::SCOPE_ABSTRACT_UNIX_SOCKET | landlock::SCOPE_SIGNAL
+    } else {
+        notes.push(format!(
+            "this kernel's Landlock (ABI {}) has no scopes: abstract unix sockets and signals of the host are withheld only by the namespaces",
+            host.landlock_abi
+        ));
+        0
+    };
     let mut pending: Option<PendingLandlock> = None;
-    if exec.is_some() || wants_fs {
+    if exec.is_some() || wants_fs || scoped != 0 {
         let abi = host.landlock_abi;
         let mut handled = 0;
         if plan.landlock.exec.is_some() {
@@ -474,6 +521,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         }
         pending = Some(PendingLandlock {
             handled,
+            scoped,
             exec,
             program: plan.program.real.clone(),
             own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
@@ -591,6 +639,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         handoff: lifted,
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
+        env_remove,
     })
 }
 
@@ -693,13 +742,26 @@ fn spawn_with(
         format!("/proc/self/fd/{}", slot::PIN),
         "--warrant".to_string(),
     ]);
-    for v in LOADER_VARS {
+    for v in LOADER_VARS
+        .iter()
+        .copied()
+        .chain(p.env_remove.iter().map(String::as_str))
+    {
         cmd.env_remove(v);
     }
-    // SAFETY: the closure only calls dup2, which is async-signal-safe, over a vector
-    // allocated before the fork.
+    // Bounded resources: the launch's cgroup where one can be made (removed when `cap`
+    // drops, after the wait), else RLIMIT_NPROC alone.
+    let cap = super::cgroup::Cap::create();
+    let procs: Vec<RawFd> = cap.as_ref().map(|c| c.procs_fds()).unwrap_or_default();
+    let nproc = cap.is_err().then(super::cgroup::nproc_fallback);
+    // SAFETY: the closure only calls write, setrlimit and dup2, which are
+    // async-signal-safe, over vectors allocated before the fork.
     unsafe {
         cmd.pre_exec(move || {
+            super::cgroup::join_self(&procs)?;
+            if let Some(n) = nproc {
+                super::cgroup::limit_nproc(n)?;
+            }
             for &(src, dst) in &pairs {
                 if libc::dup2(src, dst) < 0 {
                     return Err(std::io::Error::last_os_error());
@@ -742,6 +804,7 @@ fn spawn_with(
     let out = child
         .wait_with_output()
         .map_err(|e| Refusal::io("wait for bwrap", e))?;
+    drop(cap);
     if let Some(r) = refused {
         return Err(r);
     }
