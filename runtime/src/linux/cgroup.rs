@@ -315,15 +315,51 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "test: runs a straggler in the cgroup"
+    )]
     fn a_cap_is_made_and_removed_or_the_reason_is_given() {
         match Cap::create() {
             Ok(cap) => {
                 let dirs = cap.dirs();
                 assert!(!dirs.is_empty());
+                let mut caps = Vec::new();
                 for d in &dirs {
                     assert!(d.is_dir(), "{}", d.display());
+                    for f in ["pids.max", "memory.max", "memory.limit_in_bytes"] {
+                        if let Ok(v) = std::fs::read_to_string(d.join(f)) {
+                            caps.push((f, v.trim().to_string()));
+                        }
+                    }
                 }
+                assert!(caps.contains(&("pids.max", "512".to_string())), "{caps:?}");
+                assert!(
+                    caps.iter()
+                        .any(|(f, v)| f.starts_with("memory") && v == "4294967296"),
+                    "{caps:?}"
+                );
+                // A process that joins is in it, and a straggler is killed on drop.
+                let fds = cap.procs_fds();
+                let mut cmd = std::process::Command::new("/bin/sleep");
+                cmd.arg("30");
+                // SAFETY: join_self only calls write(2).
+                unsafe {
+                    std::os::unix::process::CommandExt::pre_exec(&mut cmd, move || join_self(&fds));
+                }
+                let mut child = cmd.spawn().unwrap();
+                let procs = std::fs::read_to_string(dirs[0].join("cgroup.procs")).unwrap();
+                assert!(
+                    procs.lines().any(|l| l.trim() == child.id().to_string()),
+                    "{procs}"
+                );
                 drop(cap);
+                assert!(
+                    child.try_wait().map(|s| s.is_some()).unwrap_or(true) || {
+                        std::thread::sleep(std::time::Duration::from_millis(100));
+                        child.try_wait().unwrap().is_some()
+                    }
+                );
                 for d in &dirs {
                     assert!(!d.exists(), "{} was not removed", d.display());
                 }
