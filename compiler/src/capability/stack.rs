@@ -501,9 +501,10 @@ fn verb<V: Ord + Copy>(
 ) -> Option<Verdict<Flag>> {
     let s = set?;
     Some(if s.verbs.contains(&v) {
+        // the deciding verb as written, not the whole set
         Ok(Some(Cited {
             layer,
-            origin: s.origin.clone().into(),
+            origin: s.at.get(&v).unwrap_or(&s.origin).clone().into(),
         }))
     } else {
         Err(Withheld::MissingAllowance { layer })
