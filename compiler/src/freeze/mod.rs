@@ -429,10 +429,10 @@ pub fn freeze(
         caps.detach = Some((d.value, out.origin(d.span, &written)));
     }
     if let Some(ed) = &profile.editor {
-        caps.editor = Some(verb_set(&out, sources, ed, "editor"));
+        caps.editor = Some(verb_set(&out, sources, ed, "editor", crate::typecheck::profile::EditorVerb::as_str));
     }
     if let Some(sh) = &profile.shell {
-        caps.shell = Some(verb_set(&out, sources, sh, "shell"));
+        caps.shell = Some(verb_set(&out, sources, sh, "shell", crate::typecheck::profile::ShellVerb::as_str));
     }
     caps.dead = out.dead;
     let mut diags = out.diags;
@@ -440,12 +440,14 @@ pub fn freeze(
     (caps, diags)
 }
 
-/// A verb set as frozen: its verbs, the whole set's origin, and each verb's own.
+/// A verb set as frozen: its verbs, the whole set's origin, and each verb's own (written
+/// as the verb's name, however it was spelled).
 fn verb_set<V: Ord + Copy>(
     out: &Out<'_>,
     sources: &SourceMap,
     typed: &crate::typecheck::profile::Spanned<std::collections::BTreeMap<V, Span>>,
     key: &str,
+    name: fn(V) -> &'static str,
 ) -> VerbSet<V> {
     let written = snippet(sources, typed.span, key);
     VerbSet {
@@ -454,7 +456,7 @@ fn verb_set<V: Ord + Copy>(
         at: typed
             .value
             .iter()
-            .map(|(v, span)| (*v, out.origin(*span, &snippet(sources, *span, key))))
+            .map(|(v, span)| (*v, out.origin(*span, name(*v))))
             .collect(),
     }
 }
