@@ -434,7 +434,11 @@ fn an_xdg_sub_path_cannot_climb_out_of_home() {
     t.link(&t.p("outside"), "home/.config/out");
     let c = ctx(&[("HOME", &home)], &t.root);
     // `..` climbing out of home, by a default and by an override under home
-    for bad in ["xdg:config/../../../../etc", "xdg:config/../..", "xdg:cache/../../x"] {
+    for bad in [
+        "xdg:config/../../../../etc",
+        "xdg:config/../..",
+        "xdg:cache/../../x",
+    ] {
         let (_, d) = read_fs(&prof(&[], &[bad], &[], &[]), &c);
         assert_eq!(codes(&d), ["E0305"], "{bad}");
         assert!(d[0].message.contains("outside home"), "{}", d[0].message);
@@ -446,7 +450,12 @@ fn an_xdg_sub_path_cannot_climb_out_of_home() {
     assert!(d[0].message.contains(&t.p("outside/x")), "{}", d[0].message);
     // `..` that stays under home is fine: it folds
     let (v, d) = read_fs(
-        &prof(&[], &["xdg:config/../.local/share/app", "xdg:config/.."], &[], &[]),
+        &prof(
+            &[],
+            &["xdg:config/../.local/share/app", "xdg:config/.."],
+            &[],
+            &[],
+        ),
         &c,
     );
     assert!(d.is_empty(), "{d:?}");

@@ -7,11 +7,11 @@
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace, ToolPlace};
 use super::index::{depth, with_subject_keys, within, Rules, SubjectKey};
-use crate::path::identity::Identity;
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
 use super::resolve::Resolve;
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
 use crate::path::frozen::{FrozenPath, RealPath};
+use crate::path::identity::Identity;
 use crate::typecheck::profile::{EditorVerb, ShellVerb};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -312,10 +312,7 @@ fn a_bare_name_is_a_run_place_like_a_path() {
     // the name lands on /opt/t/bin/tool on PATH: that file reads, in the judgment and in
     // the projection every kernel plan is rendered from; its neighbour does not
     let h = FakeHost::new().on_path("tool", "/opt/t/bin/tool");
-    let s = GrantStack::new(vec![L::new("a")
-        .name("tool", allow())
-        .read("/etc")
-        .done()]);
+    let s = GrantStack::new(vec![L::new("a").name("tool", allow()).read("/etc").done()]);
     let a = s.admit("tool", &[], &h).unwrap();
     assert_eq!(a.program_real().as_str(), "/opt/t/bin/tool");
     assert!(s.read("/opt/t/bin/tool", &h).is_ok());
@@ -329,7 +326,10 @@ fn a_bare_name_is_a_run_place_like_a_path() {
         L::new("b").read("/etc").done(),
         L::new("a").name("tool", allow()).done(),
     ]);
-    assert_eq!(s.admit("tool", &[], &h).unwrap_err().why.reason(), "unreadable");
+    assert_eq!(
+        s.admit("tool", &[], &h).unwrap_err().why.reason(),
+        "unreadable"
+    );
     assert!(!SandboxProjection::of(&s, &h, None)
         .fs
         .unwrap()
@@ -341,5 +341,8 @@ fn a_bare_name_is_a_run_place_like_a_path() {
         .read("/etc")
         .deny("/opt/t/bin/tool")
         .done()]);
-    assert_eq!(s.admit("tool", &[], &h).unwrap_err().why.reason(), "unreadable");
+    assert_eq!(
+        s.admit("tool", &[], &h).unwrap_err().why.reason(),
+        "unreadable"
+    );
 }

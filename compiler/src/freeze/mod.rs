@@ -429,10 +429,22 @@ pub fn freeze(
         caps.detach = Some((d.value, out.origin(d.span, &written)));
     }
     if let Some(ed) = &profile.editor {
-        caps.editor = Some(verb_set(&out, sources, ed, "editor", crate::typecheck::profile::EditorVerb::as_str));
+        caps.editor = Some(verb_set(
+            &out,
+            sources,
+            ed,
+            "editor",
+            crate::typecheck::profile::EditorVerb::as_str,
+        ));
     }
     if let Some(sh) = &profile.shell {
-        caps.shell = Some(verb_set(&out, sources, sh, "shell", crate::typecheck::profile::ShellVerb::as_str));
+        caps.shell = Some(verb_set(
+            &out,
+            sources,
+            sh,
+            "shell",
+            crate::typecheck::profile::ShellVerb::as_str,
+        ));
     }
     caps.dead = out.dead;
     let mut diags = out.diags;

@@ -34,9 +34,7 @@ enum Anchor<'a> {
 fn anchor(written: &str) -> Anchor<'_> {
     match read_head(written) {
         Head::Place { place, .. } => Anchor::Place(place),
-        Head::Selector(_) | Head::SelectorWithSub(..) | Head::UnknownSelector(_) => {
-            Anchor::Machine
-        }
+        Head::Selector(_) | Head::SelectorWithSub(..) | Head::UnknownSelector(_) => Anchor::Machine,
         Head::BadTilde | Head::Path => Anchor::Absolute,
     }
 }
@@ -208,7 +206,11 @@ mod tests {
             .exec_dir_real("~/.cargo/bin/", "/usr/local/cargo/bin/", Allow)
             .build(&mut sm)];
         let f = check(&RedundantEntry, &layers, &sm);
-        assert!(f.is_empty(), "{:#?}", f.iter().map(|f| &f.message).collect::<Vec<_>>());
+        assert!(
+            f.is_empty(),
+            "{:#?}",
+            f.iter().map(|f| &f.message).collect::<Vec<_>>()
+        );
         // the same place on both sides covers everywhere
         let mut sm = SourceMap::new();
         let layers = vec![LayerBuilder::new("a.ral")
@@ -220,7 +222,10 @@ mod tests {
         let f = check(&RedundantEntry, &layers, &sm);
         let msgs: Vec<_> = f.iter().map(|f| f.message.as_str()).collect();
         assert_eq!(msgs.len(), 2, "{msgs:#?}");
-        assert!(msgs[0].starts_with("the read prefix `gitdir:/hooks`"), "{msgs:#?}");
+        assert!(
+            msgs[0].starts_with("the read prefix `gitdir:/hooks`"),
+            "{msgs:#?}"
+        );
         assert!(msgs[1].starts_with("the read prefix `~/src`"), "{msgs:#?}");
     }
 

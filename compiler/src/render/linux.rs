@@ -387,7 +387,11 @@ mod tests {
             net_offline: false,
         };
         let plan = render(&proj, &LaunchProgram::default(), "/home/u/proj", "/x/ralc");
-        assert!(plan.binds.iter().all(|b| !b.path.is_empty()), "{:?}", plan.binds);
+        assert!(
+            plan.binds.iter().all(|b| !b.path.is_empty()),
+            "{:?}",
+            plan.binds
+        );
         assert!(!plan.binds.iter().any(|b| b.why == BindWhy::Image));
         assert!(plan.landlock.read.iter().all(|p| !p.is_empty()));
         assert!(plan.landlock.write.iter().all(|p| !p.is_empty()));
