@@ -52,7 +52,7 @@ mod tests {
                 assert!(s.contains(cmd), "{shell:?} lacks {cmd}");
             }
             assert!(
-                s.contains("--restrict") && s.contains("--quiet"),
+                s.contains("restrict") && s.contains("quiet"),
                 "{shell:?}"
             );
         }
