@@ -94,7 +94,10 @@ fn every_command_shares_one_scheme() {
         (&["explain"], 2),
         (&["check", "--no-such-option", "good.ral"], 2),
         (&["show", "--format", "sarif", "good.ral"], 2),
-        (&["why", "--format", "github", "-p", "good.ral", "read", "x"], 2),
+        (
+            &["why", "--format", "github", "-p", "good.ral", "read", "x"],
+            2,
+        ),
         (&["check", "-D", "no-such-lint", "good.ral"], 2),
         (&["frobnicate"], 2),
         // run: refused, missing

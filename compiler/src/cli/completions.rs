@@ -51,10 +51,7 @@ mod tests {
             ] {
                 assert!(s.contains(cmd), "{shell:?} lacks {cmd}");
             }
-            assert!(
-                s.contains("restrict") && s.contains("quiet"),
-                "{shell:?}"
-            );
+            assert!(s.contains("restrict") && s.contains("quiet"), "{shell:?}");
         }
     }
 }
