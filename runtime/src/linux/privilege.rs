@@ -137,3 +137,24 @@ pub fn check() -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The test process itself either holds capabilities (root) or lacks no_new_privs
+    /// (anyone else): the read-back refuses it, naming what is wrong.
+    #[test]
+    fn the_read_back_refuses_an_unconfined_process() {
+        let why = check().expect_err("a test process is not confined");
+        assert!(
+            why.contains("capabilities") || why.contains("no_new_privs"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn the_kernel_reports_a_last_capability() {
+        assert!(last_cap() >= 40, "{}", last_cap());
+    }
+}
