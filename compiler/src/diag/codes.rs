@@ -50,6 +50,34 @@ pub fn explain_page(info: &CodeInfo) -> String {
     )
 }
 
+/// `docs/codes.md`: every code's page, one `## e0201` heading each (the anchor SARIF help
+/// URIs link to). Generated; a test in `tests/` keeps the file equal to it.
+pub fn markdown() -> String {
+    let mut s = String::from(
+        "<!-- GENERATED from the code registry (compiler/src/diag/codes.rs): do not edit. Regenerate with `RALC_BLESS=1 cargo test -p ralc-tests --test codes`. -->\n\n# Diagnostic codes\n\nEvery code ralc reports; `ralc explain CODE` prints the same page.\n\n| code | title |\n|---|---|\n",
+    );
+    for c in all() {
+        s.push_str(&format!(
+            "| [`{code}`](#{anchor}) | {title} |\n",
+            code = c.code,
+            anchor = c.code.to_ascii_lowercase(),
+            title = c.title
+        ));
+    }
+    for c in all() {
+        s.push_str(&format!(
+            "\n## {anchor}\n\n**{code}: {title}.** {meaning}\n\n**Example that triggers it.**\n\n```ral\n{example}\n```\n\n**Fix.** {fix}\n",
+            anchor = c.code.to_ascii_lowercase(),
+            code = c.code,
+            title = c.title,
+            meaning = c.meaning,
+            example = c.example,
+            fix = c.fix
+        ));
+    }
+    s
+}
+
 fn indent(s: &str) -> String {
     s.lines()
         .map(|l| format!("    {l}"))
