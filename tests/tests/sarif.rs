@@ -85,6 +85,46 @@ fn logs() -> Vec<(String, String)> {
     let (code, text) = ralc(&args);
     assert_eq!(code, 1, "the error cases are errors");
     out.push(("check tests/parse/err".into(), text));
+    // `ralc diff` of every case in tests/diff/, from the case's folder
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/diff"))
+        .expect("tests/diff")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        let args: Vec<String> = std::fs::read_to_string(d.join("args"))
+            .expect("args")
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+        let o = Command::new(ralc_bin())
+            .arg("diff")
+            .args(&args)
+            .args([
+                "--format",
+                "sarif",
+                "--home",
+                "/home/dev",
+                "--cwd",
+                "/home/dev/project",
+            ])
+            .current_dir(&d)
+            .output()
+            .expect("ralc runs");
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "diff {}",
+            d.display()
+        );
+        out.push((
+            format!("diff {}", d.display()),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        ));
+    }
     out
 }
 

@@ -5,6 +5,7 @@
 pub mod args;
 pub mod check;
 pub mod deputy;
+pub mod diff;
 pub mod explain;
 pub mod render;
 pub mod run;
@@ -34,6 +35,7 @@ pub fn main() -> i32 {
         args::Command::Run(a) => run::run(a),
         args::Command::Deputy(a) => deputy::run(a),
         args::Command::Explain(a) => explain::run(a),
+        args::Command::Diff(a) => diff::run(a),
     }
 }
 
