@@ -65,11 +65,7 @@ fn every_code_has_an_explain_page() {
 
 #[test]
 fn docs_codes_md_is_what_the_registry_generates() {
-    // SARIF help URIs link to `docs/codes.md#e0201`: the page must exist and be current.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .join("docs/codes.md");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/codes.md");
     let want = codes::markdown();
     #[allow(
         clippy::disallowed_methods,
@@ -84,7 +80,4 @@ fn docs_codes_md_is_what_the_registry_generates() {
         have == want,
         "docs/codes.md differs from the code registry; regenerate with `RALC_BLESS=1 cargo test -p ralc-tests --test codes`"
     );
-    for c in codes::all() {
-        assert!(want.contains(&format!("\n## {}\n", c.code.to_ascii_lowercase())));
-    }
 }
