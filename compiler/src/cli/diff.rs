@@ -90,7 +90,8 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
     .into_iter()
     .map(|(id, short, level)| crate::diag::sarif::Rule {
         id: id.into(),
-        name: crate::diag::sarif::friendly_name(id),
+        // SARIF1001: a friendly name must differ from the id (case aside)
+        name: crate::diag::sarif::friendly_name(&format!("{id} authority")),
         short: short.into(),
         full: format!("{short}: `ralc diff` judges both stacks, frozen at one anchor, with the model's own judgments and reports each region with the entry that decides it."),
         help: "Review the entry: a widening grants authority the old profile withheld; narrow the entry, or accept it in review.".into(),
