@@ -413,7 +413,7 @@ pub fn freeze(
             read: freeze_fs_list(ctx, &fs.value.read, &mut out),
             write: freeze_fs_list(ctx, &fs.value.write, &mut out),
             deny: freeze_fs_list(ctx, &fs.value.deny, &mut out),
-            write_deny: Vec::new(),
+            write_deny: freeze_fs_list(ctx, &fs.value.deny_write, &mut out),
         });
     }
     if let Some(net) = &profile.net {

@@ -5,8 +5,9 @@
 
 use crate::capability::projection::{ExecProjection, SandboxProjection};
 use ralc_runtime::plan::{
-    seccomp_deny_set, within, Access, Bind, BindWhy, ExecAdmits, Fidelity, LandlockPlan,
-    LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options, LINUX_PLAN_VERSION,
+    memfd_exec_rule, seccomp_deny_set, sort_rules, within, Access, Bind, BindWhy, ExecAdmits,
+    Fidelity, LandlockPlan, LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options,
+    LINUX_PLAN_VERSION,
 };
 
 /// The read-only system defaults a restricted fs still shows: the program tree, the
@@ -46,6 +47,19 @@ pub fn render(
     cwd: &str,
     self_path: &str,
 ) -> LinuxPlan {
+    render_with_profiles(projection, program, cwd, self_path, &[])
+}
+
+/// `render`, with the real paths of the profile files the launch read (`-p`, `--extend`,
+/// `--restrict`): each one beneath a writable bind is shown read-only, and it and its
+/// ancestors up to that bind are rename guards.
+pub fn render_with_profiles(
+    projection: &SandboxProjection,
+    program: &LaunchProgram,
+    cwd: &str,
+    self_path: &str,
+    profiles: &[String],
+) -> LinuxPlan {
     let mut binds: Vec<Bind> = Vec::new();
     let mut masks: Vec<Mask> = Vec::new();
     let mut fidelity: Vec<Fidelity> = Vec::new();
@@ -80,7 +94,10 @@ pub fn render(
             fidelity.push(Fidelity {
                 path: "(dynamic loader)".to_string(),
                 note: "executable: the kernel opens the loader to start any dynamic program; \
-                       `ld.so FILE` maps a readable file without Landlock's Execute check"
+                       `ld.so FILE` maps a readable file without Landlock's Execute check. \
+                       Denied and vetoed programs are masked (unreadable), so the loader \
+                       cannot map them; it can still map a file the program wrote itself, \
+                       which reaches nothing the program's own code could not"
                     .to_string(),
             });
             for f in &rules.deny_files {
@@ -207,6 +224,40 @@ pub fn render(
             );
         }
     }
+    // What a run must not be able to rename away: the exclusions, the write exclusions and
+    // the profile files beneath a writable bind, and each of their ancestors up to it.
+    let writable_roots: Vec<String> = match &projection.fs {
+        None => vec!["/".to_string()],
+        Some(fs) => fs.write.clone(),
+    };
+    let under_write = |p: &str| writable_roots.iter().any(|w| within(p, w));
+    for p in profiles {
+        if under_write(p) {
+            binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::Profile));
+            fidelity.push(Fidelity {
+                path: p.clone(),
+                note: "a profile file this launch read: read-only in the envelope, and it and \
+                       its ancestors cannot be renamed there"
+                    .to_string(),
+            });
+        }
+    }
+    let mut protected: Vec<&String> = profiles.iter().collect();
+    if let Some(fs) = &projection.fs {
+        protected.extend(fs.deny.iter().chain(&fs.write_deny));
+    }
+    for p in protected {
+        for w in &writable_roots {
+            for a in rename_guards(p, w) {
+                binds.push(bind(
+                    &a,
+                    Access::Writable,
+                    Layer::Shown,
+                    BindWhy::RenameGuard,
+                ));
+            }
+        }
+    }
     binds.push(bind(
         self_path,
         Access::ReadOnly,
@@ -248,6 +299,11 @@ pub fn render(
     fidelity.dedup();
     refused.sort();
     refused.dedup();
+    let mut seccomp = seccomp_deny_set();
+    if landlock.exec.is_some() {
+        seccomp.push(memfd_exec_rule());
+        sort_rules(&mut seccomp);
+    }
     LinuxPlan {
         version: LINUX_PLAN_VERSION,
         program: program.clone(),
@@ -269,10 +325,28 @@ pub fn render(
         binds,
         masks,
         landlock,
-        seccomp: seccomp_deny_set(),
+        seccomp,
         fidelity,
         refused,
     }
+}
+
+/// The ancestors of `path` strictly beneath the writable bind `root` (none when `path` is
+/// not beneath it), each to be bound over itself so it cannot be renamed.
+fn rename_guards(path: &str, root: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if path == root || !within(path, root) {
+        return out;
+    }
+    let mut a = path;
+    while let Some(i) = a.rfind('/') {
+        a = &a[..i];
+        if a.is_empty() || !within(a, root) || a == root {
+            break;
+        }
+        out.push(a.to_string());
+    }
+    out
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {

@@ -2,6 +2,7 @@
 //! says what it does and what it must never do. The shape is bwrap → `ralc --warrant`
 //! trampoline → Landlock → execve (see docs/linux.md).
 
+pub mod alias;
 pub mod bwrap;
 pub mod handle;
 pub mod landlock;

@@ -46,6 +46,7 @@ pub fn number(name: &str) -> Option<i64> {
         "clone3" => libc::SYS_clone3,
         "setns" => libc::SYS_setns,
         "ioctl" => libc::SYS_ioctl,
+        "memfd_create" => libc::SYS_memfd_create,
         _ => return None,
     };
     Some(n)
