@@ -1,10 +1,16 @@
-//! The escape suite: each attempt in `tests/escape/attempts.txt` is a profile and a
+//! The escape suite: each attempt in every `tests/escape/attempts*.txt` is a profile and a
 //! hostile command run through the `ralc run` binary under the real bwrap, Landlock and
-//! seccomp; each must fail *and* leak nothing (no SECRET in the output, no `leak*` file
-//! anywhere in the scratch tree, every secret intact: contents are `CONTENT-…`, names
-//! `SECRET-…`). `positive.txt` holds the controls
-//! that must succeed, so a broken launch cannot pass for confinement. A missing bwrap or
-//! ralc binary fails the suite; nothing is skipped.
+//! seccomp. The harness runs a `sh -c` attempt as `printf '%s-%s\n' LAUNCH ED; COMMAND`:
+//! `LAUNCH-ED` on stdout proves the program ran, so a refused launch never counts as
+//! blocked (an attempt that must be refused before anything runs says so with a last field
+//! `| refused: TEXT`: exit 126 and TEXT on stderr). `$ESCAPED` expands to a command printing
+//! `ESC-APED`, a marker no command line contains; it showing on either stream is an escape.
+//! Each attempt must also leak nothing and leave nothing behind: no SECRET in the output, no
+//! secret `CONTENT-` on either stream, every secret intact, no `leak*` file in the scratch
+//! tree nor a new one in the host's temp dirs, no setuid/setgid file or device node in the
+//! scratch tree. `positive.txt` holds the controls that must succeed, so a broken launch
+//! cannot pass for confinement. A missing bwrap or ralc binary fails the suite; nothing is
+//! skipped. The closing line counts the attempts of this pass (root or unprivileged).
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
@@ -96,8 +102,14 @@ struct Vars {
     port: u16,
 }
 
+/// What the harness prints before every `sh -c` attempt: proof that the program ran.
+const LAUNCHED: &str = "LAUNCH-ED";
+/// What `$ESCAPED` prints: proof that a hostile step succeeded.
+const ESCAPED: &str = "ESC-APED";
+
 fn subst(s: &str, v: &Vars) -> String {
-    s.replace("$ROOT", &v.root)
+    s.replace("$ESCAPED", "printf '%s-%s\\n' ESC APED")
+        .replace("$ROOT", &v.root)
         .replace("$RALC", &v.ralc)
         .replace("$PORT", &v.port.to_string())
 }
@@ -125,7 +137,8 @@ fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
             c.args(direct.split_whitespace());
         }
         None => {
-            c.args(["/bin/sh", "-c", &cmd]);
+            let marked = format!("printf '%s-%s\\n' LAUNCH ED; {cmd}");
+            c.args(["/bin/sh", "-c", &marked]);
         }
     }
     c.stdin(std::process::Stdio::null());
@@ -168,13 +181,181 @@ fn cases(file: &str, expect: bool) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The setuid/setgid files and device nodes under `dir`: what an attempt must never leave
+/// for the host to run or open.
+fn privileged_files(dir: &Path, out: &mut Vec<String>) {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let Ok(md) = e.path().symlink_metadata() else {
+            continue;
+        };
+        let t = md.file_type();
+        if t.is_block_device() || t.is_char_device() {
+            out.push(format!("device node {}", e.path().display()));
+        } else if md.permissions().mode() & 0o6000 != 0 {
+            out.push(format!(
+                "mode {:o} on {}",
+                md.permissions().mode() & 0o7777,
+                e.path().display()
+            ));
+        }
+        if t.is_dir() {
+            privileged_files(&e.path(), out);
+        }
+    }
+}
+
+/// The host's shared temp dirs, outside the scratch tree: an attempt's `leak*` file must
+/// not appear there either.
+const HOST_TEMP: &[&str] = &["/tmp", "/var/tmp", "/dev/shm"];
+
+fn host_leaks() -> std::collections::BTreeSet<String> {
+    let mut set = std::collections::BTreeSet::new();
+    for d in HOST_TEMP {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy().starts_with("leak") {
+                set.insert(e.path().display().to_string());
+            }
+        }
+    }
+    set
+}
+
+/// One attempt line: `name | profile | command`, or `name | profile | command | refused:
+/// TEXT` when the launch itself must be refused.
+struct Attempt {
+    file: String,
+    name: String,
+    profile: String,
+    command: String,
+    refused: Option<String>,
+}
+
+/// Every `tests/escape/attempts*.txt`, sorted by file name.
+fn attempts() -> Vec<Attempt> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("escape");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("attempts") && n.ends_with(".txt"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        for case in cases(&file, false) {
+            let [name, profile, rest] = &case[..] else {
+                panic!("{file}: bad attempt line: {case:?}");
+            };
+            let (command, refused) = match rest.rsplit_once(" | ") {
+                Some((cmd, tail)) if tail.trim_start().starts_with("refused:") => (
+                    cmd.trim().to_string(),
+                    Some(tail.trim_start()["refused:".len()..].trim().to_string()),
+                ),
+                _ => (rest.clone(), None),
+            };
+            assert!(
+                refused.is_some() || !command.starts_with('!'),
+                "{file}: {name}: a direct (`!`) attempt cannot prove it ran; give it `| refused: TEXT`"
+            );
+            out.push(Attempt {
+                file: file.clone(),
+                name: name.clone(),
+                profile: profile.clone(),
+                command,
+                refused,
+            });
+        }
+    }
+    out
+}
+
+/// `root` or `unprivileged`: who runs this pass (the effective uid, from /proc).
+fn pass_name() -> &'static str {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let euid = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or("");
+    if euid == "0" {
+        "root"
+    } else {
+        "unprivileged"
+    }
+}
+
+/// Why one attempt failed the suite (empty: it was blocked and left nothing behind).
+fn judge(
+    a: &Attempt,
+    out: &Output,
+    s: &Scratch,
+    host_before: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut why = Vec::new();
+    match &a.refused {
+        Some(text) => {
+            if out.status.code() != Some(126) || !stderr.contains(text.as_str()) {
+                why.push(format!(
+                    "the launch was not refused with exit 126 and {text:?}"
+                ));
+            }
+            if stdout.contains(LAUNCHED) {
+                why.push("the program ran".to_string());
+            }
+        }
+        None => {
+            if !stdout.contains(LAUNCHED) {
+                why.push(
+                    "the program never ran (a refused launch is not a blocked attempt)".to_string(),
+                );
+            }
+        }
+    }
+    if stdout.contains(ESCAPED) || stderr.contains(ESCAPED) {
+        why.push("a hostile step succeeded".to_string());
+    }
+    for marker in ["SECRET", "uid=", "root:"] {
+        if stdout.contains(marker) {
+            why.push(format!("stdout shows {marker}"));
+        }
+    }
+    // A secret's content never shows, on either stream (an error message may name a
+    // denied file; its content is what must not leak).
+    if stdout.contains("CONTENT-") || stderr.contains("CONTENT-") {
+        why.push("a secret's content shows".to_string());
+    }
+    let mut found = Vec::new();
+    leaks(Path::new(&s.root), &mut found);
+    privileged_files(Path::new(&s.root), &mut found);
+    found.extend(host_leaks().difference(host_before).cloned());
+    if !found.is_empty() {
+        why.push(format!("left behind {found:?}"));
+    }
+    for (path, content) in &s.secrets {
+        if std::fs::read_to_string(path).ok().as_deref() != Some(content.as_str()) {
+            why.push(format!("{path} changed or vanished"));
+        }
+    }
+    why
+}
+
 #[test]
 fn escape_attempts_fail_and_leak_nothing() {
+    use std::io::Write;
     bwrap_present();
     let ralc = ralc_bin().to_str().unwrap().to_string();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let attempts = cases("attempts.txt", false);
+    let attempts = attempts();
     assert!(attempts.len() >= 30, "only {} attempts", attempts.len());
     let md = |p: &str| {
         std::fs::metadata(p)
@@ -183,53 +364,39 @@ fn escape_attempts_fail_and_leak_nothing() {
     };
     let ralc_before = md(&ralc);
     let mut failures = Vec::new();
-    for case in &attempts {
-        let [name, profile, command] = &case[..] else {
-            panic!("bad attempt line: {case:?}");
-        };
+    for a in &attempts {
         let s = scratch();
         let v = Vars {
             root: s.root.clone(),
             ralc: ralc.clone(),
             port,
         };
-        let out = ralc_run(profile, command, &s, &v);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let mut why = Vec::new();
-        if out.status.success() {
-            why.push("the attempt succeeded".to_string());
-        }
-        for marker in ["SECRET", "uid=", "root:"] {
-            if stdout.contains(marker) {
-                why.push(format!("stdout shows {marker}"));
-            }
-        }
-        // A secret's content never shows, on either stream (an error message may name
-        // a denied file; its content is what must not leak).
-        if stdout.contains("CONTENT-") || stderr.contains("CONTENT-") {
-            why.push("a secret's content shows".to_string());
-        }
-        let mut found = Vec::new();
-        leaks(Path::new(&s.root), &mut found);
-        if !found.is_empty() {
-            why.push(format!("created {found:?}"));
-        }
-        for (path, content) in &s.secrets {
-            if std::fs::read_to_string(path).ok().as_deref() != Some(content.as_str()) {
-                why.push(format!("{path} changed or vanished"));
-            }
-        }
+        let host_before = host_leaks();
+        let out = ralc_run(&a.profile, &a.command, &s, &v);
+        let why = judge(a, &out, &s, &host_before);
         if !why.is_empty() {
             failures.push(format!(
-                "{name}: {} (status {:?})\n  stdout: {stdout:?}\n  stderr: {stderr:?}",
+                "{} ({}): {} (status {:?})\n  stdout: {:?}\n  stderr: {:?}",
+                a.name,
+                a.file,
                 why.join("; "),
-                out.status.code()
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
             ));
         }
     }
     assert_eq!(md(&ralc), ralc_before, "ralc's own executable changed");
     drop(listener);
+    // The closing line goes to the real stdout (libtest captures only `print!`), so
+    // scripts/test shows it for each pass.
+    let _ = writeln!(
+        std::io::stdout(),
+        "\nescape attempts ({}): {} blocked, {} escaped",
+        pass_name(),
+        attempts.len() - failures.len(),
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "{} of {} attempts escaped:\n{}",
