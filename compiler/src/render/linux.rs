@@ -181,6 +181,13 @@ pub fn render_with_profiles(
             for p in &fs.write_deny {
                 if writable(p) {
                     binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny));
+                    fidelity.push(Fidelity {
+                        path: p.clone(),
+                        note: "read-only only if it exists at launch: a write exclusion absent \
+                               under a writable prefix cannot be bound (the guard still refuses \
+                               writing it)"
+                            .to_string(),
+                    });
                 }
             }
             for d in &fs.deny {
@@ -292,7 +299,15 @@ pub fn render_with_profiles(
             b.why,
         ))
     });
-    binds.dedup_by(|later, earlier| later.layer == earlier.layer && later.path == earlier.path);
+    // A rename guard that meets another bind of the same path and access keeps its reason:
+    // the launcher keeps a guard even within a writable bind.
+    binds.dedup_by(|later, earlier| {
+        let same = later.layer == earlier.layer && later.path == earlier.path;
+        if same && later.why == BindWhy::RenameGuard && later.access == earlier.access {
+            earlier.why = BindWhy::RenameGuard;
+        }
+        same
+    });
     masks.sort_by(|a, b| a.path.cmp(&b.path));
     masks.dedup();
     fidelity.sort();

@@ -567,11 +567,31 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         handoff.push((d, next_mount));
         next_mount += 1;
     }
+    // A mask at or beneath an Over bind (a write exclusion's directory bound read-only over
+    // itself from the host) would be covered by it: it is applied again after.
+    let over_paths: Vec<String> = over
+        .iter()
+        .filter_map(|op| match op {
+            Op::BindFd { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let remask: Vec<Op> = masks
+        .iter()
+        .filter(|op| match op {
+            Op::MaskDir { path } | Op::MaskFile { path } => {
+                over_paths.iter().any(|o| within(path, o))
+            }
+            _ => false,
+        })
+        .cloned()
+        .collect();
     ops.extend(symlinks);
     ops.extend(masks);
     ops.push(Op::Dev);
     ops.push(Op::Proc);
     ops.extend(over);
+    ops.extend(remask);
 
     let progs = seccomp::programs(&plan.seccomp).map_err(Refusal::Other)?;
     if progs.len() > slot::SECCOMP_MAX {
