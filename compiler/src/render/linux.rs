@@ -472,4 +472,50 @@ mod tests {
         assert_eq!(plan.refused.len(), 1);
         assert_eq!(plan.cwd, "/");
     }
+
+    #[test]
+    fn exclusions_and_profiles_under_a_writable_bind_get_rename_guards() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                write: vec!["/w".into(), "/w/a".into()],
+                deny: vec!["/w/a/b/secret".into(), "/elsewhere/x".into()],
+                write_deny: vec!["/w/c/hook".into()],
+                ..FsProjection::default()
+            }),
+            exec: ExecProjection::Restricted(KernelExecRules::default()),
+            net_offline: false,
+        };
+        let profiles = vec!["/w/p/q.ral".to_string(), "/ro/r.ral".to_string()];
+        let plan = render_with_profiles(&proj, &prog(), "/w", "/x/ralc", &profiles);
+        let guards: Vec<&str> = plan
+            .binds
+            .iter()
+            .filter(|b| b.why == BindWhy::RenameGuard)
+            .map(|b| b.path.as_str())
+            .collect();
+        // /w/a is a write prefix too: its bind keeps the guard's reason (the launcher keeps
+        // a guard within a writable bind).
+        assert_eq!(guards, vec!["/w/a", "/w/a/b", "/w/c", "/w/p"]);
+        assert!(plan.binds.iter().all(|b| b.why != BindWhy::RenameGuard
+            || (b.access == Access::Writable && b.layer == Layer::Shown)));
+        // The profile in the write region is read-only over it; the other is left alone.
+        assert!(plan.binds.iter().any(|b| b.path == "/w/p/q.ral"
+            && b.why == BindWhy::Profile
+            && b.layer == Layer::Over
+            && b.access == Access::ReadOnly));
+        assert!(!plan.binds.iter().any(|b| b.path == "/ro/r.ral"));
+        // An exec-restricting plan withholds executable memfds; an unrestricted one does not.
+        assert!(plan.seccomp.iter().any(|r| r.syscall == "memfd_create"));
+        let open = render(&SandboxProjection::default(), &prog(), "/w", "/x/ralc");
+        assert!(!open.seccomp.iter().any(|r| r.syscall == "memfd_create"));
+    }
+
+    #[test]
+    fn rename_guards_lie_strictly_between_the_bind_and_the_path() {
+        assert_eq!(rename_guards("/w/a/b/c", "/w"), vec!["/w/a/b", "/w/a"]);
+        assert!(rename_guards("/w/a", "/w").is_empty());
+        assert!(rename_guards("/w", "/w").is_empty());
+        assert!(rename_guards("/v/a/b", "/w").is_empty());
+        assert_eq!(rename_guards("/a/b", "/"), vec!["/a"]);
+    }
 }
