@@ -81,6 +81,10 @@ const HOSTILE: &str = "printf '%s-%s\\n' LAUNCH ED; \
     git status --short >/dev/null && echo STATUS-OK";
 
 #[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: bwrap must be on the process's PATH"
+)]
 fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
     assert!(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
