@@ -59,6 +59,14 @@ pub enum BindWhy {
     WriteDeny,
     /// ralc's own executable, read-only at its current name.
     SelfPin,
+    /// A profile file the launch read (`-p`, `--extend`, `--restrict`) under a writable
+    /// bind: read-only in the envelope, so a confined program cannot rewrite what
+    /// confines its next run.
+    Profile,
+    /// An ancestor, beneath a writable bind, of an exclusion, a write exclusion or a
+    /// profile file, bound over itself: a mount point cannot be renamed, removed or
+    /// replaced, so the protected path keeps its name for this run and the next.
+    RenameGuard,
 }
 
 /// One bind: the host object at `path` shown at the same path in the envelope.
@@ -346,6 +354,12 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         arg: None,
         reason: "clone3's flags are out of seccomp's reach; libc falls back to clone".to_string(),
     });
+    sort_rules(&mut rules);
+    rules
+}
+
+/// The deny-set's one order: by verdict, syscall, argument value.
+pub fn sort_rules(rules: &mut [SeccompRule]) {
     rules.sort_by(|a, b| {
         (a.verdict, &a.syscall, a.arg.as_ref().map(|m| m.value)).cmp(&(
             b.verdict,
@@ -353,7 +367,28 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
             b.arg.as_ref().map(|m| m.value),
         ))
     });
-    rules
+}
+
+/// The seccomp rule that keeps an executable memfd from being made under an exec-restricting
+/// plan: `memfd_create` without `MFD_NOEXEC_SEAL` fails with EPERM. Landlock's `Execute`
+/// right covers files in the hierarchy only; a memfd (`execve("/proc/self/fd/N")`,
+/// `execveat(fd, "", AT_EMPTY_PATH)`) is outside it, so without this rule any ELF the
+/// program writes there would run. A sealed non-executable memfd still works.
+pub fn memfd_exec_rule() -> SeccompRule {
+    const MFD_NOEXEC_SEAL: u64 = 0x0008;
+    SeccompRule {
+        syscall: "memfd_create".to_string(),
+        verdict: SeccompVerdict::Eperm,
+        arg: Some(ArgMatch {
+            index: 1,
+            mask: MFD_NOEXEC_SEAL,
+            value: 0,
+            dword: true,
+        }),
+        reason: "an executable memfd runs a file no exec grant admits (Landlock sees only the \
+                 file hierarchy); pass MFD_NOEXEC_SEAL"
+            .to_string(),
+    }
 }
 
 /// The rule `` `offline `` adds: `socket(AF_UNIX, …)` refused, so no pathname socket of a

@@ -123,9 +123,21 @@ fn linux(args: &RenderArgs) -> i32 {
     let r: &dyn Resolve = &compiled.ctx;
     let plan: LinuxPlan = if args.program.is_empty() {
         let projection = SandboxProjection::of(&stack, r, None);
-        crate::render::linux::render(&projection, &LaunchProgram::default(), r.cwd(), &self_path)
+        crate::render::linux::render_with_profiles(
+            &projection,
+            &LaunchProgram::default(),
+            r.cwd(),
+            &self_path,
+            &compiled.profile_files(),
+        )
     } else {
-        match plan_for(&stack, r, &args.program, &self_path) {
+        match plan_for(
+            &stack,
+            r,
+            &args.program,
+            &self_path,
+            &compiled.profile_files(),
+        ) {
             Ok((_, plan)) => plan,
             Err((code, msg)) if code == super::EXIT_USAGE => {
                 eprintln!("ralc render: {msg}");

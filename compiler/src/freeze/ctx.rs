@@ -292,6 +292,9 @@ impl Resolve for BatchCtx<'_> {
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         self.ctx.carriers(program)
     }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.ctx.disk.names(dir)
+    }
 }
 
 impl Resolve for FreezeCtx {
@@ -317,6 +320,9 @@ impl Resolve for FreezeCtx {
     }
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         super::carrier::carriers_of(self.disk.as_ref(), program, |p| self.real_of(p).ok())
+    }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.disk.names(dir)
     }
 }
 

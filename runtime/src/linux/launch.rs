@@ -316,7 +316,9 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     let mut kept: Vec<Kept> = Vec::new();
     let mut symlinks: Vec<Op> = Vec::new();
     for b in binds {
+        // A rename guard is a mount point on purpose, even within a writable bind.
         if b.layer == Layer::Shown
+            && b.why != BindWhy::RenameGuard
             && kept.iter().any(|k| {
                 k.layer == Layer::Shown
                     && within(&b.path, &k.path)
@@ -365,25 +367,44 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             }
         }
     }
-    // A denied exec file beneath an allowed directory that is a regular file now is masked
-    // by name in the envelope (`/dev/null` bound over it: a mount point cannot be removed,
-    // renamed or replaced), so the directory need not be expanded entry by entry for it.
-    // One that is absent or not a regular file stays with the expansion (`landlock`).
+    // A denied exec file that is a regular file now is masked by name in the envelope
+    // (`/dev/null` bound over it: a mount point cannot be removed, renamed or replaced, and
+    // no loader can map what cannot be read); one beneath an allowed directory then need
+    // not be expanded around. One that is absent or not a regular file stays with the
+    // expansion (`landlock`). Each regular file whose name a veto names, in the allowed
+    // directories and the system's program directories, is masked alike.
     let mut exec = plan.landlock.exec.clone();
     let mut exec_masks: Vec<String> = Vec::new();
     if let Some(ex) = exec.as_mut() {
         let dirs = ex.dirs.clone();
+        let shown = |p: &str| {
+            kept.iter()
+                .any(|k| k.layer == Layer::Shown && within(p, &k.path))
+        };
         ex.deny_files.retain(|f| {
-            let maskable =
-                dirs.iter().any(|d| within(f, d)) && handle::lkind(f) == Some(Kind::File);
+            let maskable = handle::lkind(f) == Some(Kind::File) && shown(f);
             if maskable {
                 exec_masks.push(f.clone());
             }
-            !maskable
+            !(maskable && dirs.iter().any(|d| within(f, d)))
         });
+        let keys: Vec<String> = ex
+            .deny_names
+            .iter()
+            .map(|n| landlock::name_key(n))
+            .collect();
+        if !keys.is_empty() {
+            for d in vetoed_dirs(&dirs) {
+                if shown(&d) {
+                    exec_masks.extend(vetoed_files(&d, &keys));
+                }
+            }
+        }
+        exec_masks.sort();
+        exec_masks.dedup();
         if !exec_masks.is_empty() {
             notes.push(format!(
-                "denied exec files masked in the envelope (neither runnable nor readable there): {}",
+                "denied and vetoed exec files masked in the envelope (neither runnable nor readable there): {}",
                 exec_masks.join(", ")
             ));
         }
@@ -420,6 +441,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     mask_paths.sort();
     mask_paths.dedup();
     let mut masked: Vec<String> = Vec::new();
+    let mut excluded: Vec<(String, super::alias::Ident)> = Vec::new();
     for m in mask_paths {
         // Within a directory already masked: hidden already (and the empty read-only
         // tmpfs there has no mount point to offer).
@@ -464,6 +486,12 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
                         now,
                     });
                 }
+                if !exec_masks.iter().any(|e| e == m) {
+                    use std::os::fd::AsFd;
+                    let id = super::alias::ident(fd.as_fd()).map_err(|e| Refusal::io(m, e))?;
+                    super::alias::check_links(m, id)?;
+                    excluded.push((m.to_string(), id));
+                }
                 match handle::kind_of(&fd).map_err(|e| Refusal::io(m, e))? {
                     Kind::Dir => {
                         masked.push(m.to_string());
@@ -477,6 +505,20 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
                 }
             }
         }
+    }
+    // An excluded object mounted again elsewhere in what the envelope shows: another name
+    // the masks do not cover.
+    if !excluded.is_empty() {
+        use std::os::unix::fs::MetadataExt;
+        let info = std::fs::read_to_string("/proc/self/mountinfo")
+            .map_err(|e| Refusal::io("/proc/self/mountinfo", e))?;
+        let shown = |p: &str| {
+            kept.iter()
+                .any(|k| k.layer == Layer::Shown && within(p, &k.path))
+                && !masked.iter().any(|d| within(p, d))
+        };
+        let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+        super::alias::check_mounts(&excluded, &super::alias::mount_points(&info), shown, stat)?;
     }
 
     // Landlock, built in the parent from these handles; the expansion runs while bwrap
@@ -573,11 +615,31 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         handoff.push((d, next_mount));
         next_mount += 1;
     }
+    // A mask at or beneath an Over bind (a write exclusion's directory bound read-only over
+    // itself from the host) would be covered by it: it is applied again after.
+    let over_paths: Vec<String> = over
+        .iter()
+        .filter_map(|op| match op {
+            Op::BindFd { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let remask: Vec<Op> = masks
+        .iter()
+        .filter(|op| match op {
+            Op::MaskDir { path } | Op::MaskFile { path } => {
+                over_paths.iter().any(|o| within(path, o))
+            }
+            _ => false,
+        })
+        .cloned()
+        .collect();
     ops.extend(symlinks);
     ops.extend(masks);
     ops.push(Op::Dev);
     ops.push(Op::Proc);
     ops.extend(over);
+    ops.extend(remask);
 
     let progs = seccomp::programs(&plan.seccomp).map_err(Refusal::Other)?;
     if progs.len() > slot::SECCOMP_MAX {
@@ -673,6 +735,54 @@ fn shown_as_pinned(name: &str, pin: &OwnedFd, kept: &[Kept], masks: &[Op], links
         return false;
     }
     md.file_type().is_file() && md.dev() == st.st_dev && md.ino() == st.st_ino
+}
+
+/// The system's program directories, as real paths, where a vetoed name is looked for
+/// besides the allowed directories: the loader can run a readable program from any of
+/// them, admitted or not.
+const PROGRAM_DIRS: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+];
+
+/// The directories searched for vetoed names: the allowed ones and the system's program
+/// directories, each by its real path, once.
+fn vetoed_dirs(allowed: &[String]) -> Vec<String> {
+    let mut v: Vec<String> = allowed.to_vec();
+    v.extend(
+        PROGRAM_DIRS
+            .iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .filter_map(|p| p.to_str().map(str::to_string)),
+    );
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The regular files directly in `dir` whose name key a veto names (symlinks are judged
+/// where they point).
+fn vetoed_files(dir: &str, keys: &[String]) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in rd.flatten() {
+        let Some(name) = e.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        if !keys.contains(&landlock::name_key(&name)) {
+            continue;
+        }
+        if e.file_type().is_ok_and(|t| t.is_file()) {
+            out.push(format!("{}/{name}", dir.trim_end_matches('/')));
+        }
+    }
+    out
 }
 
 /// The dynamic loaders of this architecture (their real paths, where they exist): the

@@ -3,6 +3,7 @@
 //! trampoline → Landlock → execve (see docs/linux.md).
 
 pub mod agents;
+pub mod alias;
 pub mod bwrap;
 pub mod cgroup;
 pub mod handle;

@@ -31,6 +31,8 @@ pub enum Refusal {
     Expansion { path: String, why: String },
     /// A pin would be overwritten by a hand-off slot.
     SlotCollision { fd: i32 },
+    /// An excluded object reachable under another name the plan cannot mask.
+    AliasedExclusion { path: String, why: String },
     /// This executable could not be pinned.
     NoSelfPin(String),
     /// A rendered name cannot go into bwrap's argv.
@@ -95,6 +97,10 @@ impl fmt::Display for Refusal {
             Refusal::SlotCollision { fd } => write!(
                 f,
                 "a pinned executable sits on hand-off descriptor {fd}; the launch would run whatever landed there"
+            ),
+            Refusal::AliasedExclusion { path, why } => write!(
+                f,
+                "the excluded {path} is reachable under another name the envelope cannot mask ({why}); nothing ran"
             ),
             Refusal::NoSelfPin(why) => write!(f, "ralc could not pin its own executable: {why}"),
             Refusal::BadName(n) => write!(f, "the name {n:?} cannot be passed to bwrap"),

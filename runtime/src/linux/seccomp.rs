@@ -53,6 +53,7 @@ pub fn number(name: &str) -> Option<i64> {
         "openat2" => libc::SYS_openat2,
         "mknodat" => libc::SYS_mknodat,
         "socket" => libc::SYS_socket,
+        "memfd_create" => libc::SYS_memfd_create,
         _ => return legacy(name),
     };
     Some(n)
