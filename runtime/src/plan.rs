@@ -356,6 +356,10 @@ mod tests {
         assert!(set
             .iter()
             .any(|r| r.syscall == "unshare" && r.arg.as_ref().is_some_and(|a| a.value == newuser)));
+        #[allow(
+            clippy::unnecessary_cast,
+            reason = "libc's ioctl request type is u64 on gnu, i32 on musl"
+        )]
         let tiocsti = libc::TIOCSTI as u64;
         assert!(set
             .iter()
