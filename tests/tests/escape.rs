@@ -5,6 +5,8 @@
 //! `SECRET-…`). `positive.txt` holds the controls
 //! that must succeed, so a broken launch cannot pass for confinement. A missing bwrap or
 //! ralc binary fails the suite; nothing is skipped.
+// Linux only: the suite launches under bwrap, Landlock and seccomp.
+#![cfg(target_os = "linux")]
 
 use std::collections::BTreeMap;
 use std::net::TcpListener;
