@@ -356,6 +356,10 @@ mod tests {
         assert!(set
             .iter()
             .any(|r| r.syscall == "unshare" && r.arg.as_ref().is_some_and(|a| a.value == newuser)));
+        #[allow(
+            clippy::unnecessary_cast,
+            reason = "the ioctl request type differs by architecture"
+        )]
         let tiocsti = libc::TIOCSTI as u64;
         assert!(set
             .iter()
