@@ -7,6 +7,7 @@ pub mod check;
 pub mod deputy;
 pub mod explain;
 pub mod render;
+pub mod render_windows;
 pub mod run;
 pub mod show;
 pub mod why;

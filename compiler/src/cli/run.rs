@@ -25,6 +25,14 @@ pub fn compile_stack(
 ) -> Result<(Compiled, GrantStack), (i32, String)> {
     let req = StackRequest::from_args(stack, positional)
         .map_err(|e| (super::EXIT_USAGE, format!("{who}: {e}")))?;
+    compile_request(req, who)
+}
+
+/// `compile_stack` for a request already anchored (another OS's anchor, say).
+pub fn compile_request(
+    req: StackRequest,
+    who: &str,
+) -> Result<(Compiled, GrantStack), (i32, String)> {
     let mut compiled = compile::compile(req);
     let text = super::check::render(
         crate::cli::args::Format::Human,
