@@ -9,6 +9,8 @@ pub mod explain;
 pub mod render;
 pub mod render_windows;
 pub mod run;
+#[cfg(windows)]
+pub mod run_windows;
 pub mod show;
 pub mod why;
 

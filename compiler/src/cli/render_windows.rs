@@ -14,7 +14,7 @@ use crate::capability::resolve::Resolve;
 use crate::compile::StackRequest;
 use crate::freeze::FreezeCtx;
 use crate::path::lex::PathRules;
-use ralc_runtime::plan::windows::{Lister, OffHost};
+use ralc_runtime::plan::windows::Lister;
 
 pub fn run(args: &RenderArgs) -> i32 {
     use super::render::{EXIT_PLAN_REFUSES, EXIT_RENDERED};
@@ -97,6 +97,6 @@ fn lister() -> &'static dyn Lister {
     }
     #[cfg(not(windows))]
     {
-        &OffHost
+        &ralc_runtime::plan::windows::OffHost
     }
 }

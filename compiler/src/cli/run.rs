@@ -143,6 +143,15 @@ pub fn own_path() -> String {
 }
 
 pub fn run(args: &RunArgs) -> i32 {
+    #[cfg(windows)]
+    return super::run_windows::run(args);
+    #[cfg(not(windows))]
+    run_linux_plan(args)
+}
+
+/// `ralc run` through a `LinuxPlan` (every host but Windows; it refuses off Linux).
+#[cfg_attr(windows, allow(dead_code))]
+fn run_linux_plan(args: &RunArgs) -> i32 {
     let s = &args.stack;
     if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {
         eprintln!("ralc run: name at least one profile (-p FILE or -p std:NAME)");
