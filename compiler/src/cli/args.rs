@@ -11,6 +11,10 @@ use std::path::PathBuf;
     about = "Policy compiler and linter for .ral capability profiles"
 )]
 pub struct Cli {
+    /// Print errors only: no warnings or notes, no progress line, no human `why` answer
+    /// (its exit code says it). Machine formats (json, sarif, github) are unchanged.
+    #[arg(short = 'q', long, global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -41,9 +45,19 @@ pub enum Command {
     /// The deputy-prefix report (directories both runnable and writable), for code review.
     #[command(after_help = "Example:\n  ralc deputy -p profile.ral --format github")]
     Deputy(DeputyArgs),
+    /// What NEW grants that OLD did not (and the reverse), per axis, with the entries.
+    #[command(
+        after_help = "Example:\n  ralc diff old.ral new.ral\n  ralc diff --old -p base.ral --old -p old.ral --new -p base.ral --new -p new.ral --format json\n\nExit: 0 NEW does not widen, 1 it widens (or is incomparable), 2 usage or a broken profile."
+    )]
+    Diff(DiffArgs),
     /// Print the page for a diagnostic code or a lint.
     #[command(after_help = "Example:\n  ralc explain E0201\n  ralc explain deputy-prefix")]
     Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh or fish) on stdout.
+    #[command(
+        after_help = "Example:\n  ralc completions bash > ~/.local/share/bash-completion/completions/ralc\n  ralc completions zsh > ~/.zfunc/_ralc\n  ralc completions fish > ~/.config/fish/completions/ralc.fish"
+    )]
+    Completions(CompletionsArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -188,4 +202,36 @@ pub struct DeputyArgs {
 pub struct ExplainArgs {
     /// A diagnostic code (`E0201`) or a lint name (`deputy-prefix`).
     pub name: String,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct DiffArgs {
+    /// The two-file short form: OLD NEW.
+    #[arg(value_name = "FILE", num_args = 0..=2)]
+    pub files: Vec<String>,
+    /// A layer of OLD: `-p FILE`, `--restrict FILE` or `--extend FILE` (repeatable).
+    #[arg(long, num_args = 2, value_names = ["ROLE", "FILE"], allow_hyphen_values = true, action = clap::ArgAction::Append)]
+    pub old: Vec<String>,
+    /// A layer of NEW, as for `--old`.
+    #[arg(long, num_args = 2, value_names = ["ROLE", "FILE"], allow_hyphen_values = true, action = clap::ArgAction::Append)]
+    pub new: Vec<String>,
+    #[command(flatten)]
+    pub anchor: AnchorArgs,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// The shells `ralc completions` writes for.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: CompletionShell,
 }

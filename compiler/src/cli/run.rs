@@ -33,10 +33,10 @@ pub fn compile_request(
     req: StackRequest,
     who: &str,
 ) -> Result<(Compiled, GrantStack), (i32, String)> {
-    let mut compiled = compile::compile(req);
+    let mut compiled = super::progress::during("compiling the profiles", || compile::compile(req));
     let text = super::check::render(
         crate::cli::args::Format::Human,
-        &compiled.diagnostics,
+        &super::for_humans(&compiled.diagnostics),
         &compiled.sources,
         false,
         None,

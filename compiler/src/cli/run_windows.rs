@@ -42,7 +42,9 @@ pub fn run(args: &RunArgs) -> i32 {
         return EXIT_REFUSED;
     }
     let Some(local) = compiled.ctx.var("LOCALAPPDATA") else {
-        eprintln!("ralc run: refused: LOCALAPPDATA is unset, so the stamp store has no home; nothing ran");
+        eprintln!(
+            "ralc run: refused: LOCALAPPDATA is unset, so the stamp store has no home; nothing ran"
+        );
         return EXIT_REFUSED;
     };
     let store = Store::at(&std::path::Path::new(local).join("ralc").join("stamps.json"));

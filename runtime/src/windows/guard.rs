@@ -10,11 +10,10 @@ use super::stamp::open_checked;
 use std::os::windows::fs::MetadataExt;
 use windows_sys::Win32::Foundation::{ERROR_SUCCESS, HANDLE, LUID};
 use windows_sys::Win32::Security::Authorization::{
-    AuthzAccessCheck, AuthzFreeContext, AuthzFreeResourceManager,
-    AuthzInitializeContextFromToken, AuthzInitializeResourceManager,
-    AuthzSetAppContainerInformation, GetSecurityInfo, AUTHZ_ACCESS_REPLY, AUTHZ_ACCESS_REQUEST,
-    AUTHZ_CLIENT_CONTEXT_HANDLE, AUTHZ_RESOURCE_MANAGER_HANDLE, AUTHZ_RM_FLAG_NO_AUDIT,
-    SE_FILE_OBJECT,
+    AuthzAccessCheck, AuthzFreeContext, AuthzFreeResourceManager, AuthzInitializeContextFromToken,
+    AuthzInitializeResourceManager, AuthzSetAppContainerInformation, GetSecurityInfo,
+    AUTHZ_ACCESS_REPLY, AUTHZ_ACCESS_REQUEST, AUTHZ_CLIENT_CONTEXT_HANDLE,
+    AUTHZ_RESOURCE_MANAGER_HANDLE, AUTHZ_RM_FLAG_NO_AUDIT, SE_FILE_OBJECT,
 };
 use windows_sys::Win32::Security::{
     DACL_SECURITY_INFORMATION, GROUP_SECURITY_INFORMATION, LABEL_SECURITY_INFORMATION,
@@ -51,7 +50,10 @@ impl ChildContext {
         let mut token: HANDLE = std::ptr::null_mut();
         // SAFETY: the pseudo-handle of this process; the token is owned below
         if unsafe { OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &mut token) } == 0 {
-            return Err(format!("cannot open this process's token: {}", last_error()));
+            return Err(format!(
+                "cannot open this process's token: {}",
+                last_error()
+            ));
         }
         let token = Handle::new(token).ok_or("no token")?;
         let mut rm: AUTHZ_RESOURCE_MANAGER_HANDLE = std::ptr::null_mut();

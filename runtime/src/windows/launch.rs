@@ -20,8 +20,8 @@ use windows_sys::Win32::Security::Isolation::{
 use windows_sys::Win32::Security::{PSID, SECURITY_CAPABILITIES, SID_AND_ATTRIBUTES};
 use windows_sys::Win32::System::JobObjects::{
     AssignProcessToJobObject, CreateJobObjectW, JobObjectExtendedLimitInformation,
-    SetInformationJobObject, JOBOBJECT_EXTENDED_LIMIT_INFORMATION,
-    JOB_OBJECT_LIMIT_ACTIVE_PROCESS, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
+    SetInformationJobObject, JOBOBJECT_EXTENDED_LIMIT_INFORMATION, JOB_OBJECT_LIMIT_ACTIVE_PROCESS,
+    JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
 };
 use windows_sys::Win32::System::Threading::{
     CreateProcessW, DeleteProcThreadAttributeList, GetExitCodeProcess,
@@ -72,10 +72,14 @@ fn appcontainer_sid(name: &str) -> Result<Sid, String> {
         // SAFETY: as above
         let hr = unsafe { DeriveAppContainerSidFromAppContainerName(w.as_ptr(), &mut sid) };
         if hr != 0 {
-            return Err(format!("cannot open the AppContainer profile {name}: {hr:#x}"));
+            return Err(format!(
+                "cannot open the AppContainer profile {name}: {hr:#x}"
+            ));
         }
     } else if hr != 0 {
-        return Err(format!("cannot create the AppContainer profile {name}: {hr:#x}"));
+        return Err(format!(
+            "cannot create the AppContainer profile {name}: {hr:#x}"
+        ));
     }
     Sid::parse(&super::ffi::text_of(sid))
 }
@@ -188,8 +192,7 @@ fn spawn(
         list = vec![0u8; size];
         si.lpAttributeList = list.as_mut_ptr().cast();
         // SAFETY: a buffer of the size asked
-        if unsafe { InitializeProcThreadAttributeList(si.lpAttributeList, 1, 0, &mut size) } == 0
-        {
+        if unsafe { InitializeProcThreadAttributeList(si.lpAttributeList, 1, 0, &mut size) } == 0 {
             return Err(format!("cannot build the attribute list: {}", last_error()));
         }
         // SAFETY: `caps` and `attrs` outlive CreateProcessW below
@@ -256,7 +259,9 @@ fn spawn(
     if unsafe { AssignProcessToJobObject(job.0, process.0) } == 0 {
         let e = last_error();
         // the child never ran: the job's kill-on-close ends it with the handle
-        return Err(format!("cannot put the child in the Job Object: {e}; nothing ran"));
+        return Err(format!(
+            "cannot put the child in the Job Object: {e}; nothing ran"
+        ));
     }
     // SAFETY: the suspended child's main thread
     unsafe { ResumeThread(thread.0) };
@@ -298,8 +303,13 @@ mod tests {
         p.refused.push("no".into());
         let d = tempfile::tempdir().expect("tempdir");
         let store = Store::at(&d.path().join("stamps.json"));
-        let e = launch(&p, &["C:\\Windows\\System32\\cmd.exe".into()], "C:\\", &store)
-            .expect_err("refused");
+        let e = launch(
+            &p,
+            &["C:\\Windows\\System32\\cmd.exe".into()],
+            "C:\\",
+            &store,
+        )
+        .expect_err("refused");
         assert!(e.contains("refuses"));
     }
 
@@ -317,7 +327,10 @@ mod tests {
         let r = launch(&p, &[cmd, "/c".into(), "exit 7".into()], "C:\\", &store);
         if super::super::ffi::is_wine() && !super::super::ffi::strict() {
             let e = r.expect_err("Wine cannot confine: the launch is refused");
-            assert!(e.contains("nothing ran") || e.contains("does not export"), "{e}");
+            assert!(
+                e.contains("nothing ran") || e.contains("does not export"),
+                "{e}"
+            );
             super::super::ffi::skip_under_wine(
                 "a_confined_launch_runs_confined_or_not_at_all",
                 "Wine 8.0 refuses AppContainer processes: the refusal was checked, the \

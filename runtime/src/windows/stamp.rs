@@ -17,8 +17,8 @@ use windows_sys::Win32::Security::Authorization::{
 };
 use windows_sys::Win32::Security::{
     EqualSid, GetAce, GetSecurityDescriptorSacl, ACCESS_ALLOWED_ACE, ACL,
-    DACL_SECURITY_INFORMATION, LABEL_SECURITY_INFORMATION, NO_INHERITANCE,
-    PSECURITY_DESCRIPTOR, SUB_CONTAINERS_AND_OBJECTS_INHERIT,
+    DACL_SECURITY_INFORMATION, LABEL_SECURITY_INFORMATION, NO_INHERITANCE, PSECURITY_DESCRIPTOR,
+    SUB_CONTAINERS_AND_OBJECTS_INHERIT,
 };
 use windows_sys::Win32::Storage::FileSystem::{
     CreateFileW, FileAttributeTagInfo, GetFileInformationByHandleEx, GetFinalPathNameByHandleW,
@@ -164,7 +164,12 @@ pub(crate) fn acl_grants(acl: *const ACL, sid: &Sid, mask: u32) -> bool {
 }
 
 /// A new ACL: `old` plus an allow ACE of `mask` for `sid`, inheritable or not.
-pub(crate) fn with_ace(old: *const ACL, sid: &Sid, mask: u32, inherit: bool) -> Result<Local, String> {
+pub(crate) fn with_ace(
+    old: *const ACL,
+    sid: &Sid,
+    mask: u32,
+    inherit: bool,
+) -> Result<Local, String> {
     let ea = EXPLICIT_ACCESS_W {
         grfAccessPermissions: mask,
         grfAccessMode: GRANT_ACCESS,
@@ -224,7 +229,10 @@ pub fn apply(stamp: &Stamp, store: &Store) -> Result<Outcome, String> {
     };
     let _sd = Local(sd);
     if e != ERROR_SUCCESS {
-        return Err(format!("cannot read the DACL of `{}`: error {e}", stamp.path));
+        return Err(format!(
+            "cannot read the DACL of `{}`: error {e}",
+            stamp.path
+        ));
     }
     let new = with_ace(dacl, &sid, stamp.access, stamp.inherit)?;
     // SAFETY: a valid handle opened with WRITE_DAC and a valid ACL
