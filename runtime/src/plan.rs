@@ -4,6 +4,9 @@
 //! compiler's `render::linux`), printed as JSON, and read by the launcher. Versioned and
 //! sorted; it never touches the disk and decides nothing about profiles.
 
+pub mod sid;
+pub mod windows;
+
 use serde::{Deserialize, Serialize};
 
 /// The plan format's version; a launcher refuses any other.

@@ -32,6 +32,11 @@ pub struct FreezeCtx {
     cwd_real: String,
     disk: Arc<dyn Disk>,
     rules: PathRules,
+    /// Frozen for another OS than this host's (its rules, a [`ForeignDisk`]): a place
+    /// the anchor was not given is a dead grant, not an error.
+    ///
+    /// [`ForeignDisk`]: super::disk::ForeignDisk
+    foreign: bool,
 }
 
 impl fmt::Debug for FreezeCtx {
@@ -41,6 +46,7 @@ impl fmt::Debug for FreezeCtx {
             .field("cwd", &self.cwd_given)
             .field("cwd_real", &self.cwd_real)
             .field("rules", &self.rules)
+            .field("foreign", &self.foreign)
             .finish()
     }
 }
@@ -84,13 +90,41 @@ impl FreezeCtx {
     /// An anchor from parts (tests, `--env-clear`, another machine's description). A
     /// working directory that is not absolute stays as given, and `cwd:` then refuses.
     pub fn from_parts(env: BTreeMap<String, String>, cwd: String, disk: Arc<dyn Disk>) -> Self {
-        let rules = PathRules::host();
+        FreezeCtx::build(env, cwd, disk, PathRules::host(), false)
+    }
+
+    /// An anchor for another OS than this host's, under its path `rules`, over a disk
+    /// nothing of which is visible from here: an empty environment, no working directory
+    /// (`--home`, `--cwd` and `--env` give them), every path frozen lexically.
+    pub fn foreign(rules: PathRules) -> Self {
+        FreezeCtx::build(
+            BTreeMap::new(),
+            String::new(),
+            Arc::new(super::disk::ForeignDisk),
+            rules,
+            true,
+        )
+    }
+
+    /// Whether this anchor freezes for another OS (see [`FreezeCtx::foreign`]).
+    pub fn is_foreign(&self) -> bool {
+        self.foreign
+    }
+
+    fn build(
+        env: BTreeMap<String, String>,
+        cwd: String,
+        disk: Arc<dyn Disk>,
+        rules: PathRules,
+        foreign: bool,
+    ) -> Self {
         let mut ctx = FreezeCtx {
             env,
             cwd_given: cwd.clone(),
             cwd_real: cwd.clone(),
             disk,
             rules,
+            foreign,
         };
         if absolute_under(&cwd, rules) {
             let folded = fold_dots_under(&cwd, rules);
@@ -143,7 +177,13 @@ impl FreezeCtx {
             Some(c) => absolutize("--cwd", c)?,
             None => self.cwd_given.clone(),
         };
-        Ok(FreezeCtx::from_parts(env, cwd, self.disk.clone()))
+        Ok(FreezeCtx::build(
+            env,
+            cwd,
+            self.disk.clone(),
+            self.rules,
+            self.foreign,
+        ))
     }
 
     /// The host's path rules.

@@ -155,6 +155,42 @@ impl Disk for RealDisk {
     }
 }
 
+/// The disk of another OS, seen from this host: nothing on it can be seen, so every path
+/// freezes lexically (its real form is its folded spelling). Used to render a plan for a
+/// target that is not this host (`ralc render --target windows` off Windows).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ForeignDisk;
+
+impl Disk for ForeignDisk {
+    fn canonicalize(&self, _path: &str) -> io::Result<PathBuf> {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "the disk of another OS is not visible from this host",
+        ))
+    }
+    fn kind(&self, _path: &str) -> Option<EntryKind> {
+        None
+    }
+    fn is_executable_file(&self, _path: &str) -> bool {
+        false
+    }
+    fn read_small(&self, path: &str) -> io::Result<Vec<u8>> {
+        self.canonicalize(path).map(|_| Vec::new())
+    }
+    fn is_symlink(&self, _path: &str) -> bool {
+        false
+    }
+    fn head(&self, _path: &str, _n: usize) -> Option<Vec<u8>> {
+        None
+    }
+    fn vouched(&self, _path: &str) -> bool {
+        false
+    }
+    fn names(&self, _path: &str) -> Vec<String> {
+        Vec::new()
+    }
+}
+
 /// One entry of a [`MemDisk`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemEntry {
