@@ -16,6 +16,7 @@ pub mod freeze;
 pub mod guard;
 pub mod lint;
 pub mod path;
+pub mod reader;
 pub mod render;
 pub mod std_profiles;
 pub mod syntax;

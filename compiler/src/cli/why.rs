@@ -306,18 +306,22 @@ pub fn respond(
     exit_code(&d)
 }
 
-/// Read a batch: a file named on the command line, or stdin for `-`.
-fn read_batch(name: &str) -> Result<String, String> {
-    use std::io::Read;
-    if name == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
-        Ok(s)
+/// Read a batch through the reviewed reader: a regular file named on the command line
+/// (contained as a layer is, unless `--allow-outside-links`), or stdin for `-`; at most
+/// [`crate::reader::BATCH_LIMIT`] bytes either way.
+fn read_batch(name: &str, outside_ok: bool) -> Result<String, String> {
+    use crate::reader::{self, BATCH_LIMIT};
+    let bytes = if name == "-" {
+        reader::read_stdin_bounded(BATCH_LIMIT).map_err(|e| format!("cannot read stdin: {e}"))?
     } else {
-        std::fs::read_to_string(name).map_err(|e| format!("cannot read `{name}`: {e}"))
-    }
+        let refused = |e: reader::Refusal| format!("cannot read `{name}`: {e}");
+        if !outside_ok {
+            let cwd = std::env::current_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
+            reader::check_contained(name, &cwd).map_err(refused)?;
+        }
+        reader::read_bounded(std::path::Path::new(name), BATCH_LIMIT).map_err(refused)?
+    };
+    String::from_utf8(bytes).map_err(|_| format!("cannot read `{name}`: it is not UTF-8 text"))
 }
 
 pub fn run(args: &WhyArgs) -> i32 {
@@ -342,7 +346,9 @@ pub fn run(args: &WhyArgs) -> i32 {
     };
     let mut out = String::new();
     let mut err = String::new();
-    let code = respond(args, stack, &compiled.ctx, &read_batch, &mut out, &mut err);
+    let outside_ok = args.stack.allow_outside_links;
+    let read = |name: &str| read_batch(name, outside_ok);
+    let code = respond(args, stack, &compiled.ctx, &read, &mut out, &mut err);
     print!("{out}");
     eprint!("{err}");
     code
