@@ -36,6 +36,20 @@ pub fn parse(file: FileId, bytes: &[u8]) -> (ast::Program, Vec<Diagnostic>) {
     (program, diags)
 }
 
+/// The codes of lexing errors: past the first of them, a file is never quoted (it may
+/// not be a profile at all; see `SourceMap::limit_quoting`).
+pub const LEX_CODES: &[&str] = &["E0101", "E0102", "E0103", "E0104", "E0109"];
+
+/// The end of the first lexing error among `diags` for `file`, if there is one.
+pub fn first_lex_error_end(file: FileId, diags: &[Diagnostic]) -> Option<usize> {
+    diags
+        .iter()
+        .filter(|d| LEX_CODES.contains(&d.code.as_str()))
+        .filter_map(|d| d.span.filter(|s| s.file == file))
+        .min_by_key(|s| s.start)
+        .map(|s| s.end)
+}
+
 /// Codes this stage reports.
 pub const CODES: &[CodeInfo] = &[
     CodeInfo {
