@@ -130,7 +130,7 @@ struct JsonAnswer<'a> {
 pub fn json(q: &Question, d: &Decision) -> String {
     let a = JsonAnswer {
         question: q.kind(),
-        subject: q.subject(),
+        subject: crate::diag::escape::text(&q.subject()).into_owned(),
         verdict: if d.granted { "granted" } else { "withheld" },
         reason: d.reason,
         decided_by: d
@@ -147,34 +147,50 @@ pub fn json(q: &Question, d: &Decision) -> String {
     serde_json::to_string(&a).unwrap_or_else(|_| String::from("{}"))
 }
 
-/// A batch line that is not a question, as JSON.
+/// A batch line that is not a question, as JSON: the line is echoed as a bounded,
+/// escaped prefix ([`BATCH_ECHO`] characters), never whole.
 pub fn json_error(line: &str, message: &str) -> String {
+    use crate::diag::escape::{clip, text};
+    let line = text(&clip(line, BATCH_ECHO)).into_owned();
+    let message = text(&clip(message, 2 * BATCH_ECHO)).into_owned();
     serde_json::json!({ "line": line, "error": message }).to_string()
 }
 
-/// The human answer: the verdict with its reason, each deciding entry, the hint.
+/// The most characters of a batch line echoed in an error answer.
+pub const BATCH_ECHO: usize = 64;
+
+/// The human answer: the verdict with its reason, each deciding entry, the hint; every
+/// line escaped (`diag::escape`), so no path or entry can start a line of its own.
 pub fn human(d: &Decision) -> String {
-    let mut s = d.message.clone();
+    use crate::diag::escape::text;
+    let mut s = text(&d.message).into_owned();
     s.push('\n');
     if let Some(r) = d.reason {
         s.push_str(&format!("  reason: {r}\n"));
     }
     for e in &d.decided_by {
         if e.line == 0 {
-            s.push_str(&format!("  decided by: {} (layer {})", e.file, e.layer));
+            s.push_str(&format!(
+                "  decided by: {} (layer {})",
+                text(&e.file),
+                e.layer
+            ));
         } else {
             s.push_str(&format!(
                 "  decided by: {}:{}:{} (layer {})",
-                e.file, e.line, e.column, e.layer
+                text(&e.file),
+                e.line,
+                e.column,
+                e.layer
             ));
         }
         if !e.entry.is_empty() {
-            s.push_str(&format!(" `{}`", e.entry));
+            s.push_str(&format!(" `{}`", text(&e.entry)));
         }
         s.push('\n');
     }
     if let Some(h) = &d.hint {
-        s.push_str(&format!("  help: {h}\n"));
+        s.push_str(&format!("  help: {}\n", text(h)));
     }
     s
 }
@@ -338,9 +354,16 @@ pub fn run(args: &WhyArgs) -> i32 {
     };
     let compiled = crate::compile::compile(req);
     let Some(stack) = compiled.stack.as_ref() else {
+        // in the format asked for: `--format json` writes no human report
         eprint!(
             "{}",
-            crate::diag::human::render(&compiled.diagnostics, &compiled.sources, false)
+            super::check::render(
+                args.format,
+                &compiled.diagnostics,
+                &compiled.sources,
+                false,
+                super::check::process_cwd().as_deref()
+            )
         );
         return EXIT_USAGE;
     };
