@@ -60,6 +60,17 @@ pub fn parse(words: &[String]) -> Result<Question, String> {
     let Some((kind, rest)) = words.split_first() else {
         return Err(format!("no question given: {USAGE}"));
     };
+    use crate::path::lex::{within_limits, PathRules, MAX_COMPONENTS, PATH_MAX_BYTES};
+    // a subject no real path could be is refused before it is resolved or echoed
+    if let Some(w) = rest
+        .iter()
+        .find(|w| !within_limits(w, PathRules::host()))
+    {
+        return Err(format!(
+            "`{}` is longer than {PATH_MAX_BYTES} bytes or {MAX_COMPONENTS} components",
+            crate::diag::escape::clip(w, 32)
+        ));
+    }
     let one = |what: &str| match rest {
         [x] => Ok(x.clone()),
         [] => Err(format!("`{kind}` needs a {what}: {USAGE}")),
@@ -79,7 +90,10 @@ pub fn parse(words: &[String]) -> Result<Question, String> {
                 None => Err(format!("unknown flag `{f}`: {USAGE}")),
             }
         }
-        other => Err(format!("unknown question `{other}`: {USAGE}")),
+        other => Err(format!(
+            "unknown question `{}`: {USAGE}",
+            crate::diag::escape::clip(other, 32)
+        )),
     }
 }
 
@@ -111,10 +125,10 @@ pub fn answer(stack: &GrantStack, r: &dyn Resolve, q: &Question) -> Decision {
 
 #[derive(Serialize)]
 struct JsonEntry<'a> {
-    file: &'a str,
+    file: std::borrow::Cow<'a, str>,
     line: u32,
     column: u32,
-    entry: &'a str,
+    entry: std::borrow::Cow<'a, str>,
 }
 
 #[derive(Serialize)]
@@ -137,10 +151,10 @@ pub fn json(q: &Question, d: &Decision) -> String {
             .decided_by
             .iter()
             .map(|e| JsonEntry {
-                file: &e.file,
+                file: crate::diag::escape::text(&e.file),
                 line: e.line,
                 column: e.column,
-                entry: &e.entry,
+                entry: crate::diag::escape::text(&e.entry),
             })
             .collect(),
     };
@@ -294,7 +308,7 @@ pub fn respond(
         let text = match input(file) {
             Ok(t) => t,
             Err(e) => {
-                err.push_str(&format!("ralc why: {e}\n"));
+                err.push_str(&format!("ralc why: error[E0100]: {e}\n"));
                 return EXIT_USAGE;
             }
         };
