@@ -567,10 +567,7 @@ mod budget_tests {
         let mut src = String::from("let a0 = [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
         for i in 1..10 {
             let p = format!("$a{}", i - 1);
-            src.push_str(&format!(
-                "let a{i} = [{}]\n",
-                vec![p.as_str(); 10].join(", ")
-            ));
+            src.push_str(&format!("let a{i} = [{}]\n", [p.as_str(); 10].join(", ")));
         }
         src.push_str("[exec: []]\n");
         let (v, d) = eval(&src);

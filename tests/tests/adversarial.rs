@@ -47,11 +47,12 @@ fn write(p: &Path, text: &str) {
     std::fs::write(p, text).expect("write");
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: mkfifo(1) makes the attacker's FIFOs"
+)]
 fn mkfifo(p: &Path) {
-    let st = Command::new("mkfifo")
-        .arg(p)
-        .status()
-        .expect("mkfifo runs");
+    let st = Command::new("mkfifo").arg(p).status().expect("mkfifo runs");
     assert!(st.success(), "mkfifo {}", p.display());
 }
 
@@ -61,7 +62,10 @@ fn world() -> World {
     let co = dir.path().join("checkout");
     let secret = format!("-----BEGIN KEY-----\n{}\n-----END KEY-----\n", marker());
     write(&home.join(".ssh/id_rsa"), &secret);
-    write(&home.join(".netrc"), &format!("machine x password {}\n", marker()));
+    write(
+        &home.join(".netrc"),
+        &format!("machine x password {}\n", marker()),
+    );
     let p = co.join("profiles");
     std::fs::create_dir_all(&p).expect("mkdir");
     // leaks: links out of the checkout
@@ -77,7 +81,10 @@ fn world() -> World {
     let mut laughs = String::from("let a0 = [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
     for i in 1..12 {
         let prev = format!("$a{}", i - 1);
-        laughs.push_str(&format!("let a{i} = [{}]\n", vec![prev.as_str(); 10].join(", ")));
+        laughs.push_str(&format!(
+            "let a{i} = [{}]\n",
+            [prev.as_str(); 10].join(", ")
+        ));
     }
     laughs.push_str("[fs: [read: $a11]]\n");
     write(&p.join("laughs.ral"), &laughs);
@@ -91,11 +98,17 @@ fn world() -> World {
         &p.join("long.ral"),
         &format!("[fs: [read: ['/{}']]]\n", vec!["a"; 20_000].join("/")),
     );
-    write(&p.join("closers.ral"), &format!("[exec: []]{}\n", "]".repeat(10_000)));
+    write(
+        &p.join("closers.ral"),
+        &format!("[exec: []]{}\n", "]".repeat(10_000)),
+    );
     // (20,000 in the issue; 3,000 keep this suite quick in a debug build, and the cap
     // of 100 drawn per file is what is tested)
     write(&p.join("errors.ral"), &"[exec: [git: !x]]\n".repeat(3_000));
-    write(&p.join("longline.ral"), &format!("[exec: [{}: 'allow' !]]\n", "w".repeat(50_000)));
+    write(
+        &p.join("longline.ral"),
+        &format!("[exec: [{}: 'allow' !]]\n", "w".repeat(50_000)),
+    );
     // forged output: newlines, workflow commands, ESC, C1, bidi, NUL in a profile's strings
     write(
         &p.join("inject.ral"),
@@ -124,10 +137,17 @@ fn world() -> World {
     symlink("../home/.ssh/id_rsa", co.join("questions-link.txt")).expect("link");
     write(
         &co.join("questions-long.txt"),
-        &format!("read /{}\nbogus {}\n", vec!["a"; 30_000].join("/"), "x".repeat(70_000)),
+        &format!(
+            "read /{}\nbogus {}\n",
+            vec!["a"; 30_000].join("/"),
+            "x".repeat(70_000)
+        ),
     );
     mkfifo(&co.join("questions-fifo.txt"));
-    write(&co.join("ok.ral"), "[exec: [git: 'allow'], fs: [read: ['cwd:']]]\n");
+    write(
+        &co.join("ok.ral"),
+        "[exec: [git: 'allow'], fs: [read: ['cwd:']]]\n",
+    );
     World {
         _dir: dir,
         home,
@@ -249,9 +269,16 @@ fn forged(line: &str, github: bool) -> Option<&'static str> {
     let t = line.trim_start();
     if t.starts_with("::") {
         let own = github
-            && ["::error ", "::warning ", "::notice ", "::error::", "::warning::", "::notice::"]
-                .iter()
-                .any(|p| line.starts_with(p));
+            && [
+                "::error ",
+                "::warning ",
+                "::notice ",
+                "::error::",
+                "::warning::",
+                "::notice::",
+            ]
+            .iter()
+            .any(|p| line.starts_with(p));
         if !own {
             return Some("a workflow command");
         }
@@ -262,13 +289,13 @@ fn forged(line: &str, github: bool) -> Option<&'static str> {
 /// A coded answer: an `E…` code, a `why` verdict with its reason, or a batch line's
 /// JSON error.
 fn coded(text: &str) -> bool {
-    if text.contains("  reason: ") || text.contains("\"reason\":\"") || text.contains("{\"line\":") {
+    if text.contains("  reason: ") || text.contains("\"reason\":\"") || text.contains("{\"line\":")
+    {
         return true;
     }
     let b = text.as_bytes();
-    b.windows(5).any(|w| {
-        w[0] == b'E' && w[1..].iter().all(u8::is_ascii_digit)
-    })
+    b.windows(5)
+        .any(|w| w[0] == b'E' && w[1..].iter().all(u8::is_ascii_digit))
 }
 
 /// The command lines to try on one layer name.
@@ -280,7 +307,15 @@ fn commands(layer: &str, outside: bool) -> Vec<Vec<String>> {
     }
     for f in ["human", "json"] {
         v.push(vec!["show", "--format", f, layer]);
-        v.push(vec!["why", "--format", f, "-p", layer, "read", "/etc/passwd"]);
+        v.push(vec![
+            "why",
+            "--format",
+            f,
+            "-p",
+            layer,
+            "read",
+            "/etc/passwd",
+        ]);
     }
     v.push(vec!["render", "--target", "linux", layer]);
     v.push(vec!["render", "--target", "macos", layer]);
@@ -310,7 +345,9 @@ fn judge(w: &World, args: &[String], failures: &mut Vec<String>) -> Run {
             r.took
         )),
         Some(c) if c > 2 => fail(format!("exit {c}\n{all}")),
-        Some(c) if c != 0 && !coded(&all) => fail(format!("exit {c} without a coded diagnostic:\n{all}")),
+        Some(c) if c != 0 && !coded(&all) => {
+            fail(format!("exit {c} without a coded diagnostic:\n{all}"))
+        }
         _ => {}
     }
     if r.took > TIME_LIMIT {
@@ -405,7 +442,10 @@ fn the_opt_in_still_reads_only_regular_files() {
             let r = judge(&w, &c, &mut failures);
             let all = format!("{}{}", r.stdout, r.stderr);
             if !all.contains("not a regular file") && !all.contains("kernel interface file") {
-                failures.push(format!("`{}` was not refused by the reader:\n{all}", c.join(" ")));
+                failures.push(format!(
+                    "`{}` was not refused by the reader:\n{all}",
+                    c.join(" ")
+                ));
             }
         }
     }
@@ -438,7 +478,11 @@ fn git_pointers_in_nested_checkouts() {
 fn why_batch_files() {
     let w = world();
     let mut failures = Vec::new();
-    for q in ["questions-link.txt", "questions-long.txt", "questions-fifo.txt"] {
+    for q in [
+        "questions-link.txt",
+        "questions-long.txt",
+        "questions-fifo.txt",
+    ] {
         for f in ["human", "json"] {
             let args: Vec<String> = ["why", "--format", f, "-p", "ok.ral", "--batch", q]
                 .iter()
@@ -466,13 +510,19 @@ fn the_attacks_are_refused_with_their_codes() {
         ("profiles/long.ral", "E0323"),
         ("profiles/closers.ral", "10000 unmatched closing brackets"),
         ("profiles/errors.ral", "more diagnostics of"),
-        ("profiles/gitdir.ral", "is a symbolic link; git never writes one"),
+        (
+            "profiles/gitdir.ral",
+            "is a symbolic link; git never writes one",
+        ),
     ];
     let mut failures = Vec::new();
     for (layer, needle) in expect {
         let r = run(&w, &["check", layer]);
         if !r.stdout.contains(needle) {
-            failures.push(format!("`ralc check {layer}` does not say {needle:?}:\n{}", r.stdout));
+            failures.push(format!(
+                "`ralc check {layer}` does not say {needle:?}:\n{}",
+                r.stdout
+            ));
         }
     }
     let r = run(&w, &["check", "profiles/errors.ral"]);

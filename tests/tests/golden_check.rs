@@ -51,6 +51,7 @@ fn profiles() -> Vec<String> {
     out
 }
 
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn report(format: &str) -> String {
     let mut all = String::new();
     for name in profiles() {
@@ -83,6 +84,10 @@ fn report(format: &str) -> String {
     all
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: the documented bless switch, RALC_BLESS=1"
+)]
 fn golden(format: &str) {
     let path = repo().join(format!("tests/golden/check/{format}.txt"));
     let got = report(format);

@@ -62,10 +62,7 @@ pub fn parse(words: &[String]) -> Result<Question, String> {
     };
     use crate::path::lex::{within_limits, PathRules, MAX_COMPONENTS, PATH_MAX_BYTES};
     // a subject no real path could be is refused before it is resolved or echoed
-    if let Some(w) = rest
-        .iter()
-        .find(|w| !within_limits(w, PathRules::host()))
-    {
+    if let Some(w) = rest.iter().find(|w| !within_limits(w, PathRules::host())) {
         return Err(format!(
             "`{}` is longer than {PATH_MAX_BYTES} bytes or {MAX_COMPONENTS} components",
             crate::diag::escape::clip(w, 32)
