@@ -201,7 +201,9 @@ fn over_budget(at: Span, what: &str) -> Diagnostic {
     Diagnostic::error("E0127", format!("this binding {what}"))
         .at(at)
         .with_help(format!(
-            "a profile builds at most {MAX_NODES} values and {MAX_BYTES} bytes of text, nested at most {MAX_VALUE_DEPTH} deep; write the grant settings out instead of multiplying them"
+            "a profile builds at most {} values and {} MiB of text, nested at most {MAX_VALUE_DEPTH} deep; write the grant settings out instead of multiplying them",
+            MAX_NODES,
+            MAX_BYTES >> 20
         ))
 }
 
