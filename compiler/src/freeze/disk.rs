@@ -1,7 +1,8 @@
 //! `Disk`: the freeze's one window on the file system — resolve a path's real form, ask
 //! what kind of entry it is, read a small file (a `.git` pointer). `RealDisk` is the live
-//! host; tests pass temp trees through it, or a fake. Nothing else in the freeze touches
-//! the disk, and this trait never writes.
+//! host (its reads go through the one reviewed reader, `crate::reader`: non-blocking,
+//! regular files only, bounded); tests pass temp trees through it, or a fake. Nothing
+//! else in the freeze touches the disk, and this trait never writes.
 
 use std::fmt;
 use std::io;
