@@ -309,7 +309,8 @@ pub fn run(args: &ShowArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     };
-    let compiled = crate::compile::compile(req);
+    let compiled =
+        super::progress::during("compiling the profiles", || crate::compile::compile(req));
     let out = match args.format {
         Format::Human => render_human(&compiled.layers, &compiled.ctx),
         Format::Json => {
@@ -327,22 +328,20 @@ pub fn run(args: &ShowArgs) -> i32 {
         }
     };
     print!("{out}");
-    if !compiled.diagnostics.is_empty() {
-        // in the format asked for: `--format json` writes no human report
+    // in the format asked for: `--format json` writes no human report
+    let shown = match args.format {
+        Format::Human => super::for_humans(&compiled.diagnostics),
+        _ => compiled.diagnostics.clone(),
+    };
+    if !shown.is_empty() {
         eprint!(
             "{}",
-            super::check::render(
-                args.format,
-                &compiled.diagnostics,
-                &compiled.sources,
-                false,
-                None
-            )
+            super::check::render(args.format, &shown, &compiled.sources, false, None)
         );
     }
     if compiled.has_errors() {
-        1
+        super::EXIT_NO
     } else {
-        0
+        super::EXIT_OK
     }
 }
