@@ -1051,6 +1051,7 @@ fn show_json_shape() {
             role: LayerRole::Policy,
         }],
         ctx: c.clone(),
+        allow_outside_links: false,
     });
     assert!(shown.diagnostics.is_empty(), "{:?}", shown.diagnostics);
     let v = layers_json(&shown.layers, &c);

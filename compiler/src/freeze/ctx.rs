@@ -8,7 +8,9 @@ use super::disk::{Disk, RealDisk};
 use crate::capability::resolve::Resolve;
 use crate::cli::args::AnchorArgs;
 use crate::path::frozen::{FrozenPath, RealPath};
-use crate::path::lex::{absolute_under, fold_dots_under, join_under, parse_bytes, PathRules};
+use crate::path::lex::{
+    absolute_under, fold_dots_under, join_under, parse_bytes, within_limits, PathRules,
+};
 use crate::path::which::{path_entries, which_in};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -21,6 +23,8 @@ pub enum RealError {
     NotAbsolute,
     /// The real path is not Unicode (shown lossily).
     NotUnicode(String),
+    /// Longer than `PATH_MAX_BYTES` or with more than `MAX_COMPONENTS` components.
+    TooLong,
 }
 
 #[derive(Clone)]
@@ -216,6 +220,9 @@ impl FreezeCtx {
     /// the rest appended lexically.
     pub fn real_of(&self, path: &str) -> Result<RealPath, RealError> {
         let rules = self.rules;
+        if !within_limits(path, rules) {
+            return Err(RealError::TooLong);
+        }
         if !absolute_under(path, rules) {
             return Err(RealError::NotAbsolute);
         }
@@ -268,6 +275,9 @@ impl FreezeCtx {
 
     /// Freeze a surface (absolute under the host's rules; folded here).
     pub fn freeze_path(&self, surface: &str) -> Result<FrozenPath, RealError> {
+        if !within_limits(surface, self.rules) {
+            return Err(RealError::TooLong);
+        }
         let folded = fold_dots_under(surface, self.rules);
         let real = self.real_of(&folded)?;
         Ok(FrozenPath::from_parts(folded, real))
@@ -287,6 +297,10 @@ struct BatchCtx<'a> {
 impl BatchCtx<'_> {
     fn real_memo(&self, path: &str) -> Result<RealPath, RealError> {
         let rules = self.ctx.rules;
+        // bounds the recursion below (one level per component)
+        if !within_limits(path, rules) {
+            return Err(RealError::TooLong);
+        }
         if rules != PathRules::Posix || !absolute_under(path, rules) {
             return self.ctx.real_of(path);
         }

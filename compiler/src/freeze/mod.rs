@@ -79,6 +79,8 @@ enum Role {
     Exec,
 }
 
+use crate::path::lex::{MAX_COMPONENTS, PATH_MAX_BYTES};
+
 fn real_failure(written: &str, e: RealError) -> Failure {
     match e {
         RealError::NotUnicode(shown) => Failure::new(
@@ -90,6 +92,14 @@ fn real_failure(written: &str, e: RealError) -> Failure {
             "E0301",
             format!("`{written}` does not freeze to an absolute path"),
         ),
+        RealError::TooLong => Failure::new(
+            "E0323",
+            format!(
+                "`{}` is longer than {PATH_MAX_BYTES} bytes or {MAX_COMPONENTS} components",
+                crate::diag::escape::clip(written, 64)
+            ),
+        )
+        .help("no real path is that long; shorten it"),
     }
 }
 

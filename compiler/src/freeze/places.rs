@@ -174,6 +174,11 @@ pub fn expand_place(
                 format!("`{written}`: the `.git` pointer file `{pointer}` cannot be read ({error})"),
             )
             .help("make the `.git` file readable, or freeze from another directory"),
+            BadPointer::Symlinked { pointer } => Failure::new(
+                "E0315",
+                format!("`{written}`: `{pointer}` is a symbolic link; git never writes one, so it is not followed"),
+            )
+            .help("replace the link with the git directory itself, or freeze from another directory"),
         })?,
         Place::Xdg(kind_text) => {
             let Some(kind) = XdgKind::parse(kind_text) else {
