@@ -5,9 +5,9 @@
 
 use crate::capability::projection::{ExecProjection, SandboxProjection};
 use ralc_runtime::plan::{
-    memfd_exec_rule, seccomp_deny_set, seccomp_offline_rules, sort_rules, within, Access, Bind, BindWhy, ExecAdmits,
-    Fidelity, LandlockPlan, LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options,
-    LINUX_PLAN_VERSION,
+    memfd_exec_rule, seccomp_deny_set, seccomp_offline_rules, sort_rules, within, Access, Bind,
+    BindWhy, ExecAdmits, Fidelity, LandlockPlan, LaunchProgram, Layer, LinuxPlan, Mask, Namespaces,
+    Options, LINUX_PLAN_VERSION,
 };
 
 /// The read-only system defaults a restricted fs still shows: the program tree, the
