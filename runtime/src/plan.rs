@@ -406,7 +406,8 @@ pub fn seccomp_offline_rules() -> Vec<SeccompRule> {
         arg: Some(ArgMatch {
             index: 0,
             mask: 0xffff_ffff,
-            value: libc::AF_UNIX as u64,
+            // Linux's AF_UNIX, written as its value: the plan renders on every host.
+            value: 1,
             dword: true,
         }),
         reason: "`offline: a unix socket could reach a host daemon; socketpair stays".to_string(),
@@ -462,6 +463,10 @@ mod tests {
         assert!(set
             .iter()
             .any(|r| r.syscall == "ioctl" && r.arg.as_ref().is_some_and(|a| a.value == tiocsti)));
+        let af_unix = libc::AF_UNIX as u64;
+        assert!(seccomp_offline_rules()
+            .iter()
+            .any(|r| r.syscall == "socket" && r.arg.as_ref().is_some_and(|a| a.value == af_unix)));
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! a coded diagnostic, not panic, print no secret marker (built at run time, so no command
 //! line carries it), print no forged line (workflow command, ESC, C1, bidi, NUL), write
 //! nothing in the checkout or the home, and leave a pipe on its stdin unread.
+// Unix only: the attacker checkouts are built of symlinks, FIFOs and device files.
+#![cfg(unix)]
 
 use std::io::{Read, Write};
 use std::os::unix::fs::symlink;
