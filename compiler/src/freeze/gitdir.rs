@@ -161,13 +161,12 @@ fn core_worktree(config: &str) -> Option<String> {
     found
 }
 
-#[cfg(test)]
+// Unix only: its tests make POSIX symlinks and pointer files.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::freeze::disk::MemDisk;
 
-    // Unix only: makes a POSIX symlink; Windows reparse points are the Windows back end's concern.
-    #[cfg(unix)]
     #[test]
     fn a_symlinked_git_is_refused_not_followed() {
         let disk = MemDisk::new()
