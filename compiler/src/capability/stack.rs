@@ -180,6 +180,16 @@ impl GrantStack {
         extensions: Vec<Capabilities>,
         restricts: Vec<Capabilities>,
     ) -> Self {
+        Self::compose_with_floor(base, extensions, restricts, Vec::new())
+    }
+
+    /// `compose` and `with_floor` in one build (the stack's tables are compiled once).
+    pub fn compose_with_floor(
+        base: Vec<Capabilities>,
+        extensions: Vec<Capabilities>,
+        restricts: Vec<Capabilities>,
+        floor: Vec<RealPath>,
+    ) -> Self {
         let mut layers: Vec<Capabilities> = base
             .into_iter()
             .map(|mut b| {
@@ -194,7 +204,7 @@ impl GrantStack {
             protect_self(&mut r);
             layers.push(r);
         }
-        Self::new(layers)
+        Self::build(layers, floor)
     }
 
     fn build(layers: Vec<Capabilities>, floor: Vec<RealPath>) -> Self {
