@@ -197,19 +197,19 @@ impl FreezeCtx {
     pub fn real_of(&self, path: &str) -> Result<RealPath, RealError> {
         match &self.memo {
             Some(memo) if self.rules == PathRules::Posix && absolute_under(path, self.rules) => {
-                self.real_memo(memo, path)
+                self.real_memo(memo, &fold_dots_under(path, self.rules))
             }
             _ => self.resolve_real(path),
         }
     }
 
-    fn real_memo(&self, memo: &Mutex<RealMemo>, path: &str) -> Result<RealPath, RealError> {
+    /// `real_of` of a folded absolute POSIX path (so each parent is folded too).
+    fn real_memo(&self, memo: &Mutex<RealMemo>, folded: &str) -> Result<RealPath, RealError> {
         let rules = self.rules;
         let lock = || memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(r) = lock().get(path) {
+        if let Some(r) = lock().get(folded) {
             return r.clone();
         }
-        let folded = fold_dots_under(path, rules);
         let r = match folded.rsplit_once('/') {
             Some((parent, name)) if !name.is_empty() => {
                 let parent = if parent.is_empty() { "/" } else { parent };
@@ -218,14 +218,14 @@ impl FreezeCtx {
                         Ok(joined) if !self.disk.is_symlink(&joined) => {
                             Ok(RealPath::from_resolved(joined))
                         }
-                        _ => self.resolve_real(&folded),
+                        _ => self.resolve_real(folded),
                     },
-                    Err(_) => self.resolve_real(&folded),
+                    Err(_) => self.resolve_real(folded),
                 }
             }
-            _ => self.resolve_real(&folded),
+            _ => self.resolve_real(folded),
         };
-        lock().insert(path.to_owned(), r.clone());
+        lock().insert(folded.to_owned(), r.clone());
         r
     }
 
