@@ -159,7 +159,10 @@ fn main() {
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!("ralc: {RALC}");
     println!("load average at start: {}", load.trim());
-    println!("runs per measure: {} (wall best/median; CPU = child user+sys, best)", o.runs);
+    println!(
+        "runs per measure: {} (wall best/median; CPU = child user+sys, best)",
+        o.runs
+    );
     println!();
     println!(
         "{:>8} {:>6} {:>10} {:>10} {:>10} {:>12}",
@@ -204,7 +207,12 @@ fn main() {
     }
     let qs = qfile.to_str().expect("Unicode");
     println!("why --batch, {q} questions (read/write/exec, over the entries and outside)");
-    for p in ["p10000.ral", "std:minimal", "std:reasonable", "std:dangerous"] {
+    for p in [
+        "p10000.ral",
+        "std:minimal",
+        "std:reasonable",
+        "std:dangerous",
+    ] {
         let t = time(dir.path(), &["why", "-p", p, "--batch", qs], o.runs, q);
         println!(
             "{p:>15}: wall best {:>7.1}ms ({:>7.0}/s), median {:>7.1}ms; CPU best {:>7.1}ms ({:>7.0}/s)",
