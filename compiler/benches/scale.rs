@@ -120,7 +120,10 @@ fn time(dir: &Path, args: &[&str], runs: usize, min_lines: usize) -> Timing {
     for _ in 0..runs {
         let c0 = children_cpu();
         let t0 = Instant::now();
-        #[allow(clippy::disallowed_methods, reason = "bench: runs the ralc binary measured")]
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "bench: runs the ralc binary measured"
+        )]
         let out = Command::new(RALC)
             .args(args)
             .current_dir(dir)

@@ -2,6 +2,7 @@
 //! enforcement on Linux: bwrap, Landlock and seccomp, and the `--warrant` trampoline.
 //! It knows nothing of profiles: it consumes a versioned plan and an admitted program.
 
+pub mod environment;
 pub mod plan;
 
 #[cfg(target_os = "linux")]

@@ -17,6 +17,8 @@ pub struct FakeHost {
     pub which: BTreeMap<String, String>,
     pub links: BTreeMap<String, String>,
     pub carriers: BTreeMap<String, Vec<String>>,
+    /// Directory listings (`Resolve::names`): directory → entry names.
+    pub listings: BTreeMap<String, Vec<String>>,
     pub cwd: String,
 }
 
@@ -33,6 +35,12 @@ impl FakeHost {
     }
     pub fn link(mut self, from: &str, to: &str) -> Self {
         self.links.insert(from.into(), to.into());
+        self
+    }
+    /// The directory `dir` lists `names`.
+    pub fn lists(mut self, dir: &str, names: &[&str]) -> Self {
+        self.listings
+            .insert(dir.into(), names.iter().map(|n| n.to_string()).collect());
         self
     }
     /// `script` starts through the interpreters `chain` (outermost first).
@@ -82,6 +90,9 @@ impl Resolve for FakeHost {
                     .collect()
             })
             .unwrap_or_default()
+    }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.listings.get(dir).cloned().unwrap_or_default()
     }
 }
 

@@ -205,21 +205,47 @@ fn compose_with_floor_is_compose_then_floor() {
     let (b, e, r) = layers();
     let twice = GrantStack::compose(b, e, r).with_floor(floor);
     let h = host();
-    for p in ["/nix/store/x", "/etc/passwd", "/opt/sdk/lib", "/work/out/a", "/work/b", "/x"] {
-        assert_eq!(once.read(p, &h).is_ok(), twice.read(p, &h).is_ok(), "read {p}");
-        assert_eq!(once.write(p, &h).is_ok(), twice.write(p, &h).is_ok(), "write {p}");
+    for p in [
+        "/nix/store/x",
+        "/etc/passwd",
+        "/opt/sdk/lib",
+        "/work/out/a",
+        "/work/b",
+        "/x",
+    ] {
+        assert_eq!(
+            once.read(p, &h).is_ok(),
+            twice.read(p, &h).is_ok(),
+            "read {p}"
+        );
+        assert_eq!(
+            once.write(p, &h).is_ok(),
+            twice.write(p, &h).is_ok(),
+            "write {p}"
+        );
     }
     assert_eq!(once.floor(), twice.floor());
 }
 
 #[test]
 fn first_origins_are_each_layers_least_entry() {
-    let a = L::new("a").read("/etc").write("/work").dir("/usr/bin", allow()).done();
+    let a = L::new("a")
+        .read("/etc")
+        .write("/work")
+        .dir("/usr/bin", allow())
+        .done();
     let b = L::new("b").done();
     let s = GrantStack::new(vec![a.clone(), b]);
     let fs = a.fs.as_ref().unwrap();
     let least_fs = fs.read.iter().chain(&fs.write).map(|e| &e.origin).min();
-    let least_exec = a.exec.as_ref().unwrap().rules().iter().map(|r| &r.origin).min();
+    let least_exec = a
+        .exec
+        .as_ref()
+        .unwrap()
+        .rules()
+        .iter()
+        .map(|r| &r.origin)
+        .min();
     assert_eq!(s.first_fs_origin(0), least_fs);
     assert_eq!(s.first_exec_origin(0), least_exec);
     assert!(s.first_fs_origin(0).is_some() && s.first_exec_origin(0).is_some());
@@ -343,6 +369,61 @@ fn projection_folds_the_stack() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn projection_withholds_every_existing_spelling_of_an_exclusion() {
+    let a = L::new("a")
+        .write("/work")
+        .deny("/work/SECRET.TXT")
+        .deny("/work/Dir/k.env")
+        .done();
+    let s = GrantStack::new(vec![a]);
+    let nfd = "cafe\u{301}";
+    let h = host()
+        .lists("/", &["work", "usr"])
+        .lists(
+            "/work",
+            &[
+                "secret.txt",
+                "Secret.Txt",
+                "other",
+                "dir",
+                "DIR",
+                nfd,
+                "stra\u{df}e",
+            ],
+        )
+        .lists("/work/dir", &["\u{212a}.env", "k.env2"])
+        .lists("/work/DIR", &["K.ENV"]);
+    let p = SandboxProjection::of(&s, &h, None);
+    let fs = p.fs.unwrap();
+    assert_eq!(
+        fs.deny,
+        vec![
+            "/work/DIR/K.ENV",
+            "/work/Dir/k.env",
+            "/work/SECRET.TXT",
+            "/work/Secret.Txt",
+            "/work/dir/\u{212a}.env",
+            "/work/secret.txt",
+        ]
+    );
+    // NFC against NFD, and ß against ss.
+    let b = L::new("b")
+        .write("/work")
+        .deny("/work/caf\u{e9}")
+        .deny("/work/STRASSE")
+        .done();
+    let fs = SandboxProjection::of(&GrantStack::new(vec![b]), &h, None)
+        .fs
+        .unwrap();
+    assert!(fs.deny.contains(&format!("/work/{nfd}")), "{:?}", fs.deny);
+    assert!(
+        fs.deny.contains(&"/work/stra\u{df}e".to_string()),
+        "{:?}",
+        fs.deny
+    );
 }
 
 #[test]

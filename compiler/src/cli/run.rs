@@ -88,6 +88,7 @@ pub fn plan_for(
     r: &dyn Resolve,
     program: &[String],
     self_path: &str,
+    profiles: &[String],
 ) -> Result<(Admitted, LinuxPlan), (i32, String)> {
     let (admitted, projection) = admit_and_project(stack, r, program)?;
     let launch = LaunchProgram {
@@ -95,7 +96,13 @@ pub fn plan_for(
         argv0: admitted.argv0().to_string(),
         args: admitted.args().to_vec(),
     };
-    let plan = crate::render::linux::render(&projection, &launch, r.cwd(), self_path);
+    let plan = crate::render::linux::render_with_profiles(
+        &projection,
+        &launch,
+        r.cwd(),
+        self_path,
+        profiles,
+    );
     Ok((admitted, plan))
 }
 
@@ -147,7 +154,13 @@ pub fn run(args: &RunArgs) -> i32 {
             return code;
         }
     };
-    let plan = match plan_for(&stack, &compiled.ctx, &args.program, &own_path()) {
+    let plan = match plan_for(
+        &stack,
+        &compiled.ctx,
+        &args.program,
+        &own_path(),
+        &compiled.profile_files(),
+    ) {
         Ok((_, plan)) => plan,
         Err((code, msg)) => {
             eprintln!("ralc run: refused: {msg}");

@@ -311,6 +311,9 @@ impl Resolve for FreezeCtx {
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         super::carrier::carriers_of(self.disk.as_ref(), program, |p| self.real_of(p).ok())
     }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.disk.names(dir)
+    }
 }
 
 #[cfg(test)]

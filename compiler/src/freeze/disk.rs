@@ -36,7 +36,15 @@ pub trait Disk: Send + Sync + fmt::Debug {
     /// Whether the system vouches for the file at `path` (not followed): a regular file
     /// owned by root and writable by no one else, in a directory likewise.
     fn vouched(&self, path: &str) -> bool;
+    /// The names of the entries of the directory at `path` that are not symlinks, at most
+    /// [`NAMES_LIMIT`]; empty when it is not a readable directory. Asked for the existing
+    /// spellings an exclusion also names (`Resolve::collisions`); names that are not
+    /// Unicode are left out (no exclusion written in a profile can name them).
+    fn names(&self, path: &str) -> Vec<String>;
 }
+
+/// The most entries `Disk::names` lists in one directory.
+pub const NAMES_LIMIT: usize = 100_000;
 
 /// The live host's file system.
 #[derive(Clone, Copy, Debug, Default)]
@@ -130,6 +138,20 @@ impl Disk for RealDisk {
             let _ = path;
             false
         }
+    }
+    fn names(&self, path: &str) -> Vec<String> {
+        let Ok(rd) = std::fs::read_dir(path) else {
+            return Vec::new();
+        };
+        rd.filter_map(|e| {
+            let e = e.ok()?;
+            if e.file_type().ok()?.is_symlink() {
+                return None;
+            }
+            e.file_name().into_string().ok()
+        })
+        .take(NAMES_LIMIT)
+        .collect()
     }
 }
 
@@ -288,6 +310,20 @@ impl Disk for MemDisk {
     }
     fn is_symlink(&self, path: &str) -> bool {
         matches!(self.entries.get(path), Some(MemEntry::Link(_)))
+    }
+    fn names(&self, path: &str) -> Vec<String> {
+        let prefix = if path == "/" {
+            "/".to_string()
+        } else {
+            format!("{}/", path.trim_end_matches('/'))
+        };
+        self.entries
+            .iter()
+            .filter(|(_, e)| !matches!(e, MemEntry::Link(_)))
+            .filter_map(|(k, _)| k.strip_prefix(&prefix))
+            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+            .map(str::to_string)
+            .collect()
     }
 }
 
