@@ -4,6 +4,9 @@
 //! compiler's `render::linux`), printed as JSON, and read by the launcher. Versioned and
 //! sorted; it never touches the disk and decides nothing about profiles.
 
+pub mod sid;
+pub mod windows;
+
 use serde::{Deserialize, Serialize};
 
 /// The plan format's version; a launcher refuses any other.
@@ -280,7 +283,9 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         ],
         "the mount family could undo the envelope's masks",
     );
-    let newuser = libc::CLONE_NEWUSER as u64;
+    // Linux's CLONE_NEWUSER, written as its value: the seccomp plan is data, rendered on
+    // every host (libc defines the constant only for Linux targets).
+    let newuser: u64 = 0x1000_0000;
     for n in ["unshare", "clone"] {
         rules.push(SeccompRule {
             syscall: n.to_string(),
@@ -300,7 +305,7 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         arg: None,
         reason: "joining another namespace leaves the envelope".to_string(),
     });
-    for (value, what) in [(libc::TIOCSTI, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
+    for (value, what) in [(0x5412, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
         rules.push(SeccompRule {
             syscall: "ioctl".to_string(),
             verdict: SeccompVerdict::Eperm,
@@ -401,7 +406,8 @@ pub fn seccomp_offline_rules() -> Vec<SeccompRule> {
         arg: Some(ArgMatch {
             index: 0,
             mask: 0xffff_ffff,
-            value: libc::AF_UNIX as u64,
+            // Linux's AF_UNIX, written as its value: the plan renders on every host.
+            value: 1,
             dword: true,
         }),
         reason: "`offline: a unix socket could reach a host daemon; socketpair stays".to_string(),
@@ -437,6 +443,30 @@ mod tests {
         assert!(set.iter().any(|r| r.syscall == "clone3"));
         let again = seccomp_deny_set();
         assert_eq!(set, again);
+    }
+
+    /// The deny-set spells two Linux constants as literals so it renders on every host;
+    /// on Linux they must be libc's own values.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn literal_constants_are_linux_values() {
+        let set = seccomp_deny_set();
+        let newuser = libc::CLONE_NEWUSER as u64;
+        assert!(set
+            .iter()
+            .any(|r| r.syscall == "unshare" && r.arg.as_ref().is_some_and(|a| a.value == newuser)));
+        #[allow(
+            clippy::unnecessary_cast,
+            reason = "libc's ioctl request type is u64 on gnu, i32 on musl"
+        )]
+        let tiocsti = libc::TIOCSTI as u64;
+        assert!(set
+            .iter()
+            .any(|r| r.syscall == "ioctl" && r.arg.as_ref().is_some_and(|a| a.value == tiocsti)));
+        let af_unix = libc::AF_UNIX as u64;
+        assert!(seccomp_offline_rules()
+            .iter()
+            .any(|r| r.syscall == "socket" && r.arg.as_ref().is_some_and(|a| a.value == af_unix)));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::io::Write;
 
 type Test = fn() -> Result<(), String>;
 
-fn main() {
+pub fn main() {
     if let Some(code) = ralc_runtime::serve_warrant_if_asked() {
         std::process::exit(code);
     }
