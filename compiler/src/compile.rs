@@ -147,12 +147,12 @@ pub fn compose(layers: &[Capabilities], ctx: &FreezeCtx) -> GrantStack {
             .cloned()
             .collect()
     };
-    GrantStack::compose(
+    GrantStack::compose_with_floor(
         of_role(LayerRole::Policy),
         of_role(LayerRole::Extension),
         of_role(LayerRole::Restrict),
+        freeze::floor(ctx),
     )
-    .with_floor(freeze::floor(ctx))
 }
 
 /// The layer file's own path, frozen (none for `std:` profiles): what `--restrict`

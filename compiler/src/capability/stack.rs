@@ -7,7 +7,7 @@
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace, ToolPlace};
 use super::index::{depth, with_subject_keys, within, Rules, SubjectKey};
-use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
+use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole, Origin};
 use super::resolve::Resolve;
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
 use crate::path::frozen::{FrozenPath, RealPath};
@@ -149,6 +149,9 @@ struct Compiled {
     tools: BTreeSet<String>,
     /// The same names, sorted, shared with each question's `ExecSubject`.
     tool_names: Vec<std::sync::Arc<str>>,
+    /// Per layer, its first fs entry and its first exec entry (the least origin), found
+    /// once: where a withholding answer points when no entry decided it.
+    firsts: Vec<(Option<Origin>, Option<Origin>)>,
 }
 
 /// The ordered layers, root first.
@@ -180,6 +183,16 @@ impl GrantStack {
         extensions: Vec<Capabilities>,
         restricts: Vec<Capabilities>,
     ) -> Self {
+        Self::compose_with_floor(base, extensions, restricts, Vec::new())
+    }
+
+    /// `compose` and `with_floor` in one build (the stack's tables are compiled once).
+    pub fn compose_with_floor(
+        base: Vec<Capabilities>,
+        extensions: Vec<Capabilities>,
+        restricts: Vec<Capabilities>,
+        floor: Vec<RealPath>,
+    ) -> Self {
         let mut layers: Vec<Capabilities> = base
             .into_iter()
             .map(|mut b| {
@@ -194,7 +207,7 @@ impl GrantStack {
             protect_self(&mut r);
             layers.push(r);
         }
-        Self::new(layers)
+        Self::build(layers, floor)
     }
 
     fn build(layers: Vec<Capabilities>, floor: Vec<RealPath>) -> Self {
@@ -218,10 +231,15 @@ impl GrantStack {
                 write.push((i, Rules::compile(t)));
             }
         }
+        let firsts = layers
+            .iter()
+            .map(|c| (first_fs_origin(c).cloned(), first_exec_origin(c).cloned()))
+            .collect();
         GrantStack {
             layers,
             floor,
             compiled: Compiled {
+                firsts,
                 exec: exec_tables,
                 read,
                 write,
@@ -237,6 +255,14 @@ impl GrantStack {
 
     pub fn layers(&self) -> &[Capabilities] {
         &self.layers
+    }
+    /// The first (least) origin among a layer's fs entries, if it writes any.
+    pub fn first_fs_origin(&self, layer: usize) -> Option<&Origin> {
+        self.compiled.firsts.get(layer)?.0.as_ref()
+    }
+    /// The first (least) origin among a layer's exec rules, if it writes any.
+    pub fn first_exec_origin(&self, layer: usize) -> Option<&Origin> {
+        self.compiled.firsts.get(layer)?.1.as_ref()
     }
     pub fn floor(&self) -> &[RealPath] {
         &self.floor
@@ -545,6 +571,23 @@ pub fn is_discard(real: &str) -> bool {
 
 /// The real path of a question's subject: absolute as given, or relative to the cwd the
 /// stack was frozen at.
+fn first_fs_origin(c: &Capabilities) -> Option<&Origin> {
+    c.fs.as_ref().and_then(|f| {
+        f.read
+            .iter()
+            .chain(&f.write)
+            .chain(&f.deny)
+            .map(|e| &e.origin)
+            .min()
+    })
+}
+
+fn first_exec_origin(c: &Capabilities) -> Option<&Origin> {
+    c.exec
+        .as_ref()
+        .and_then(|g| g.rules().iter().map(|r| &r.origin).min())
+}
+
 pub fn real_of(path: &str, r: &dyn Resolve) -> Option<RealPath> {
     if path.starts_with('/') {
         r.real(path)

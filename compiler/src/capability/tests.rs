@@ -191,6 +191,70 @@ fn floor_is_readable() {
 }
 
 #[test]
+fn compose_with_floor_is_compose_then_floor() {
+    let layers = || {
+        (
+            vec![L::new("p").read("/etc").write("/work").done()],
+            vec![L::new("e").read("/opt/sdk").done()],
+            vec![L::new("r").write("/work/out").done()],
+        )
+    };
+    let floor = vec![RealPath::from_resolved("/nix")];
+    let (b, e, r) = layers();
+    let once = GrantStack::compose_with_floor(b, e, r, floor.clone());
+    let (b, e, r) = layers();
+    let twice = GrantStack::compose(b, e, r).with_floor(floor);
+    let h = host();
+    for p in [
+        "/nix/store/x",
+        "/etc/passwd",
+        "/opt/sdk/lib",
+        "/work/out/a",
+        "/work/b",
+        "/x",
+    ] {
+        assert_eq!(
+            once.read(p, &h).is_ok(),
+            twice.read(p, &h).is_ok(),
+            "read {p}"
+        );
+        assert_eq!(
+            once.write(p, &h).is_ok(),
+            twice.write(p, &h).is_ok(),
+            "write {p}"
+        );
+    }
+    assert_eq!(once.floor(), twice.floor());
+}
+
+#[test]
+fn first_origins_are_each_layers_least_entry() {
+    let a = L::new("a")
+        .read("/etc")
+        .write("/work")
+        .dir("/usr/bin", allow())
+        .done();
+    let b = L::new("b").done();
+    let s = GrantStack::new(vec![a.clone(), b]);
+    let fs = a.fs.as_ref().unwrap();
+    let least_fs = fs.read.iter().chain(&fs.write).map(|e| &e.origin).min();
+    let least_exec = a
+        .exec
+        .as_ref()
+        .unwrap()
+        .rules()
+        .iter()
+        .map(|r| &r.origin)
+        .min();
+    assert_eq!(s.first_fs_origin(0), least_fs);
+    assert_eq!(s.first_exec_origin(0), least_exec);
+    assert!(s.first_fs_origin(0).is_some() && s.first_exec_origin(0).is_some());
+    assert_eq!(s.first_fs_origin(1), None);
+    assert_eq!(s.first_exec_origin(1), None);
+    assert_eq!(s.first_fs_origin(2), None);
+}
+
+#[test]
 fn restrict_protects_itself() {
     let mut r = L::new("r.ral").done();
     r.source.path = Some(fp("/work/r.ral"));

@@ -12,9 +12,9 @@ use crate::path::lex::{
     absolute_under, fold_dots_under, join_under, parse_bytes, within_limits, PathRules,
 };
 use crate::path::which::{path_entries, which_in};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Why a path could not be given a real form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,12 +36,17 @@ pub struct FreezeCtx {
     cwd_real: String,
     disk: Arc<dyn Disk>,
     rules: PathRules,
+    /// The real forms resolved so far, when this anchor is a `memoized` copy for one
+    /// freeze or one batch of judgments (never shared beyond that copy's life).
+    memo: Option<Arc<Mutex<RealMemo>>>,
     /// Frozen for another OS than this host's (its rules, a [`ForeignDisk`]): a place
     /// the anchor was not given is a dead grant, not an error.
     ///
     /// [`ForeignDisk`]: super::disk::ForeignDisk
     foreign: bool,
 }
+
+type RealMemo = HashMap<String, Result<RealPath, RealError>>;
 
 impl fmt::Debug for FreezeCtx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -128,6 +133,7 @@ impl FreezeCtx {
             cwd_real: cwd.clone(),
             disk,
             rules,
+            memo: None,
             foreign,
         };
         if absolute_under(&cwd, rules) {
@@ -216,9 +222,63 @@ impl FreezeCtx {
         &self.cwd_given
     }
 
+    /// This anchor with a memo of real forms, for one freeze or one batch of judgments:
+    /// the real form of each directory it resolves is remembered, and a path is resolved
+    /// from its parent's real form by one look at its own entry (only a symlink needs the
+    /// full resolution). Same answers as without the memo: the real form of
+    /// `parent/name` is `real(parent)/name` unless `name` is a symlink there (when it does
+    /// not exist, its nearest existing ancestor is `parent`'s). The copy is dropped with
+    /// its freeze or batch, so nothing is remembered across a later look at the disk.
+    pub fn memoized(&self) -> FreezeCtx {
+        FreezeCtx {
+            memo: Some(Arc::default()),
+            ..self.clone()
+        }
+    }
+
     /// The real form of a folded absolute path: its nearest existing ancestor resolved,
     /// the rest appended lexically.
     pub fn real_of(&self, path: &str) -> Result<RealPath, RealError> {
+        if !within_limits(path, self.rules) {
+            // also bounds the memo's recursion below (one level per component)
+            return Err(RealError::TooLong);
+        }
+        match &self.memo {
+            Some(memo) if self.rules == PathRules::Posix && absolute_under(path, self.rules) => {
+                self.real_memo(memo, &fold_dots_under(path, self.rules))
+            }
+            _ => self.resolve_real(path),
+        }
+    }
+
+    /// `real_of` of a folded absolute POSIX path (so each parent is folded too).
+    fn real_memo(&self, memo: &Mutex<RealMemo>, folded: &str) -> Result<RealPath, RealError> {
+        let rules = self.rules;
+        let lock = || memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(r) = lock().get(folded) {
+            return r.clone();
+        }
+        let r = match folded.rsplit_once('/') {
+            Some((parent, name)) if !name.is_empty() => {
+                let parent = if parent.is_empty() { "/" } else { parent };
+                match self.real_memo(memo, parent) {
+                    Ok(p) => match join_under(p.as_str(), name, rules) {
+                        Ok(joined) if !self.disk.is_symlink(&joined) => {
+                            Ok(RealPath::from_resolved(joined))
+                        }
+                        _ => self.resolve_real(folded),
+                    },
+                    Err(_) => self.resolve_real(folded),
+                }
+            }
+            _ => self.resolve_real(folded),
+        };
+        lock().insert(folded.to_owned(), r.clone());
+        r
+    }
+
+    /// `real_of` by the disk alone, no memo.
+    fn resolve_real(&self, path: &str) -> Result<RealPath, RealError> {
         let rules = self.rules;
         if !within_limits(path, rules) {
             return Err(RealError::TooLong);
@@ -284,79 +344,9 @@ impl FreezeCtx {
     }
 }
 
-/// `FreezeCtx` for one batch: the real form of each directory it resolves is remembered
-/// for the batch, and a path is resolved from its parent's real form by one look at its
-/// own entry (only a symlink needs the full resolution). Same answers as `real_of`: the
-/// real form of `parent/name` is `real(parent)/name` unless `name` is a symlink there
-/// (when it does not exist, its nearest existing ancestor is `parent`'s).
-struct BatchCtx<'a> {
-    ctx: &'a FreezeCtx,
-    reals: std::cell::RefCell<std::collections::HashMap<String, Result<RealPath, RealError>>>,
-}
-
-impl BatchCtx<'_> {
-    fn real_memo(&self, path: &str) -> Result<RealPath, RealError> {
-        let rules = self.ctx.rules;
-        // bounds the recursion below (one level per component)
-        if !within_limits(path, rules) {
-            return Err(RealError::TooLong);
-        }
-        if rules != PathRules::Posix || !absolute_under(path, rules) {
-            return self.ctx.real_of(path);
-        }
-        if let Some(r) = self.reals.borrow().get(path) {
-            return r.clone();
-        }
-        let folded = fold_dots_under(path, rules);
-        let r = match folded.rsplit_once('/') {
-            Some((parent, name)) if !name.is_empty() => {
-                let parent = if parent.is_empty() { "/" } else { parent };
-                match self.real_memo(parent) {
-                    Ok(p) => match join_under(p.as_str(), name, rules) {
-                        Ok(joined) if !self.ctx.disk.is_symlink(&joined) => {
-                            Ok(RealPath::from_resolved(joined))
-                        }
-                        _ => self.ctx.real_of(&folded),
-                    },
-                    Err(_) => self.ctx.real_of(&folded),
-                }
-            }
-            _ => self.ctx.real_of(&folded),
-        };
-        self.reals.borrow_mut().insert(path.to_owned(), r.clone());
-        r
-    }
-}
-
-impl Resolve for BatchCtx<'_> {
-    fn which(&self, name: &str) -> Option<(String, RealPath)> {
-        let entries = path_entries(self.ctx.var("PATH")?, self.ctx.rules);
-        let found = which_in(name, &entries, self.ctx.rules, |p| {
-            self.ctx.disk.is_executable_file(p)
-        })?;
-        let real = self.real_memo(&found).ok()?;
-        Some((found, real))
-    }
-    fn real(&self, path: &str) -> Option<RealPath> {
-        self.real_memo(path).ok()
-    }
-    fn cwd(&self) -> &str {
-        &self.ctx.cwd_real
-    }
-    fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
-        self.ctx.carriers(program)
-    }
-    fn names(&self, dir: &str) -> Vec<String> {
-        self.ctx.disk.names(dir)
-    }
-}
-
 impl Resolve for FreezeCtx {
     fn for_batch(&self) -> Option<Box<dyn Resolve + '_>> {
-        Some(Box::new(BatchCtx {
-            ctx: self,
-            reals: Default::default(),
-        }))
+        Some(Box::new(self.memoized()))
     }
     fn which(&self, name: &str) -> Option<(String, RealPath)> {
         let entries = path_entries(self.var("PATH")?, self.rules);

@@ -494,6 +494,8 @@ pub fn freeze(
     if profile.is_unit {
         return (caps, Vec::new());
     }
+    // one memo of real forms for this freeze: each directory is resolved once
+    let ctx = &ctx.memoized();
     let mut out = Out {
         sources,
         source: &source,

@@ -65,18 +65,8 @@ fn anchor(stack: &GrantStack, layer: usize, axis: Axis) -> Entry {
     let caps: Option<&Capabilities> = stack.layers().get(layer);
     let file = caps.map(|c| c.source.name.to_string()).unwrap_or_default();
     let first: Option<&Origin> = caps.and_then(|c| match axis {
-        Axis::Fs => c.fs.as_ref().and_then(|f| {
-            f.read
-                .iter()
-                .chain(&f.write)
-                .chain(&f.deny)
-                .map(|e| &e.origin)
-                .min()
-        }),
-        Axis::Exec => c
-            .exec
-            .as_ref()
-            .and_then(|g| g.rules().iter().map(|r| &r.origin).min()),
+        Axis::Fs => stack.first_fs_origin(layer),
+        Axis::Exec => stack.first_exec_origin(layer),
         Axis::Editor => c.editor.as_ref().map(|s| &s.origin),
         Axis::Shell => c.shell.as_ref().map(|s| &s.origin),
     });
