@@ -50,6 +50,11 @@ pub struct KernelExecRules {
     /// or a name veto (which outrank a carrier) excludes.
     #[serde(default)]
     pub carriers: Vec<String>,
+    /// Link targets (the link rule, `docs/model.md`): the files that vouched links
+    /// directly in an allowed directory lead to, where the stack admits the program
+    /// through the link (the same `GrantStack::admit`), admitted as files.
+    #[serde(default)]
+    pub link_targets: Vec<String>,
 }
 
 use super::exec::{self, ExecScope};
@@ -181,7 +186,7 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
 /// evidence, not an exact file's or a name's).
 fn carriers(k: &KernelExecRules, r: &dyn Resolve) -> Vec<String> {
     let mut out = Vec::new();
-    for f in &k.allow_files {
+    for f in k.allow_files.iter().chain(&k.link_targets) {
         for c in r.carriers(&crate::path::frozen::RealPath::from_resolved(f.as_str())) {
             let c = c.as_str();
             let vetoed = k
@@ -229,6 +234,39 @@ fn exec_projection(
         k.allow_files.push(a.program_real().as_str().to_owned());
     }
     exec::tidy(&mut k);
+    k.link_targets = link_targets(stack, r, &k);
     k.carriers = carriers(&k, r);
     ExecProjection::Restricted(k)
+}
+
+/// The link rule for the kernel: every symlink directly in an allowed directory that
+/// leads out of it is asked of `GrantStack::admit`, as the guard asks it of a program
+/// found there; the file of each one admitted through its link is admitted as a file.
+/// A target already within an allowed directory or file needs nothing.
+fn link_targets(stack: &GrantStack, r: &dyn Resolve, k: &KernelExecRules) -> Vec<String> {
+    let covered = |t: &str| {
+        k.allow_dirs
+            .iter()
+            .any(|d| ralc_runtime::plan::within(t, d))
+            || k.allow_files.iter().any(|f| f == t)
+    };
+    let mut out = Vec::new();
+    for d in &k.allow_dirs {
+        if d == "/" {
+            continue;
+        }
+        for l in r.links_in(d) {
+            let Some(real) = r.real(&l) else { continue };
+            if covered(real.as_str()) {
+                continue;
+            }
+            if let Ok(a) = stack.admit(&l, &[], r) {
+                if !a.through().is_empty() {
+                    out.push(a.program_real().as_str().to_owned());
+                }
+            }
+        }
+    }
+    tidy(&mut out);
+    out
 }

@@ -25,6 +25,19 @@ pub trait Resolve {
         let _ = program;
         Vec::new()
     }
+    /// The vouched links from `at` (an absolute path as found or given) to its file, each
+    /// where it sits, in the order followed (`freeze::links`); empty when `at` is not a
+    /// link or some link on the way, or a directory holding one, is not vouched for.
+    fn links(&self, at: &str) -> Vec<RealPath> {
+        let _ = at;
+        Vec::new()
+    }
+    /// The symlinks directly in the directory `dir` (a real path), as absolute paths,
+    /// sorted: the candidates of the link rule for the kernel's plan.
+    fn links_in(&self, dir: &str) -> Vec<String> {
+        let _ = dir;
+        Vec::new()
+    }
     /// A resolver for one batch of questions asked at one moment (`ralc why --batch`): it
     /// answers as this one does, and may remember what it learns about the host for as
     /// long as it lives. `None` (the default): ask this resolver itself.

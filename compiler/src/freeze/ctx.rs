@@ -292,6 +292,12 @@ impl Resolve for BatchCtx<'_> {
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         self.ctx.carriers(program)
     }
+    fn links(&self, at: &str) -> Vec<RealPath> {
+        self.ctx.links(at)
+    }
+    fn links_in(&self, dir: &str) -> Vec<String> {
+        self.ctx.links_in(dir)
+    }
 }
 
 impl Resolve for FreezeCtx {
@@ -317,6 +323,23 @@ impl Resolve for FreezeCtx {
     }
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         super::carrier::carriers_of(self.disk.as_ref(), program, |p| self.real_of(p).ok())
+    }
+    fn links(&self, at: &str) -> Vec<RealPath> {
+        if self.rules != PathRules::Posix {
+            return Vec::new();
+        }
+        super::links::vouched_chain(self.disk.as_ref(), at)
+    }
+    fn links_in(&self, dir: &str) -> Vec<String> {
+        if self.rules != PathRules::Posix {
+            return Vec::new();
+        }
+        let d = dir.trim_end_matches('/');
+        self.disk
+            .links_in(dir)
+            .into_iter()
+            .map(|n| format!("{d}/{n}"))
+            .collect()
     }
 }
 

@@ -36,6 +36,16 @@ pub trait Disk: Send + Sync + fmt::Debug {
     /// Whether the system vouches for the file at `path` (not followed): a regular file
     /// owned by root and writable by no one else, in a directory likewise.
     fn vouched(&self, path: &str) -> bool;
+    /// The target text of the symlink at `path` (not followed); `None` when `path` is not a
+    /// symlink or its target is not Unicode.
+    fn read_link(&self, path: &str) -> Option<String>;
+    /// Whether the system vouches for the symlink at `path` (not followed): a symlink owned
+    /// by root, in a directory owned by root and writable by no one else.
+    fn vouched_link(&self, path: &str) -> bool;
+    /// The names of the symlinks directly in the directory at `path` whose target text
+    /// leads out of it (holds a `/`), sorted; empty when it cannot be listed. (A link to a
+    /// sibling ends where that sibling does, and the sibling is listed itself.)
+    fn links_in(&self, path: &str) -> Vec<String>;
 }
 
 /// The live host's file system.
@@ -131,6 +141,49 @@ impl Disk for RealDisk {
             false
         }
     }
+    fn read_link(&self, path: &str) -> Option<String> {
+        std::fs::read_link(path)
+            .ok()?
+            .into_os_string()
+            .into_string()
+            .ok()
+    }
+    fn vouched_link(&self, path: &str) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let Ok(m) = std::fs::symlink_metadata(path) else {
+                return false;
+            };
+            let parent = std::path::Path::new(path).parent();
+            m.file_type().is_symlink()
+                && m.uid() == 0
+                && parent
+                    .and_then(|d| std::fs::symlink_metadata(d).ok())
+                    .is_some_and(|d| d.is_dir() && d.uid() == 0 && d.mode() & 0o022 == 0)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            false
+        }
+    }
+    fn links_in(&self, path: &str) -> Vec<String> {
+        let Ok(rd) = std::fs::read_dir(path) else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = rd
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_symlink()))
+            .filter(|e| {
+                std::fs::read_link(e.path())
+                    .is_ok_and(|t| t.as_os_str().as_encoded_bytes().contains(&b'/'))
+            })
+            .filter_map(|e| e.file_name().into_string().ok())
+            .collect();
+        out.sort();
+        out
+    }
 }
 
 /// One entry of a [`MemDisk`].
@@ -184,7 +237,8 @@ impl MemDisk {
     pub fn link(self, path: &str, target: &str) -> Self {
         self.with(path, MemEntry::Link(target.to_string()))
     }
-    /// Mark the file at `path` as one the system vouches for (`Disk::vouched`).
+    /// Mark the file or symlink at `path` as one the system vouches for (`Disk::vouched`,
+    /// `Disk::vouched_link`).
     pub fn vouch(mut self, path: &str) -> Self {
         self.vouched.insert(path.to_string());
         self
@@ -288,6 +342,26 @@ impl Disk for MemDisk {
     }
     fn is_symlink(&self, path: &str) -> bool {
         matches!(self.entries.get(path), Some(MemEntry::Link(_)))
+    }
+    fn read_link(&self, path: &str) -> Option<String> {
+        match self.entries.get(path) {
+            Some(MemEntry::Link(t)) => Some(t.clone()),
+            _ => None,
+        }
+    }
+    fn vouched_link(&self, path: &str) -> bool {
+        self.vouched.contains(path) && matches!(self.entries.get(path), Some(MemEntry::Link(_)))
+    }
+    fn links_in(&self, path: &str) -> Vec<String> {
+        let dir = path.trim_end_matches('/');
+        self.entries
+            .iter()
+            .filter(|(k, e)| {
+                matches!(e, MemEntry::Link(t) if t.contains('/'))
+                    && k.rsplit_once('/').is_some_and(|(d, _)| d == dir)
+            })
+            .filter_map(|(k, _)| k.rsplit_once('/').map(|(_, n)| n.to_string()))
+            .collect()
     }
 }
 

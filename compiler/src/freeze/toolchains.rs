@@ -362,7 +362,12 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         let py = dirs(Selector::Pyenv);
-        for d in ["/h/.pyenv/shims", "/h/.pyenv/versions", "/h/.pyenv/libexec", "/h/.pyenv/plugins"] {
+        for d in [
+            "/h/.pyenv/shims",
+            "/h/.pyenv/versions",
+            "/h/.pyenv/libexec",
+            "/h/.pyenv/plugins",
+        ] {
             assert!(py.contains(&d.to_string()), "{d} in {py:?}");
         }
         assert!(dirs(Selector::System).contains(&"/usr/lib/gcc".to_string()));
@@ -371,7 +376,10 @@ mod tests {
         let e = env(&[("GOPATH", "/g")]);
         let go = expand_in(Selector::Go, PathRules::Posix, &e, Some("/h"), &|_| true).unwrap();
         let go: Vec<_> = go.dirs.into_iter().map(|d| d.dir).collect();
-        assert!(go.contains(&"/g/bin".to_string()) && go.contains(&"/usr/local/go/pkg/tool".to_string()));
+        assert!(
+            go.contains(&"/g/bin".to_string())
+                && go.contains(&"/usr/local/go/pkg/tool".to_string())
+        );
         assert!(!go.contains(&"/h/go/bin".to_string()));
     }
 
