@@ -6,8 +6,14 @@
 /// Every standard profile: (name, source text).
 pub const ALL: &[(&str, &str)] = &[
     ("minimal", include_str!("../../std-profiles/minimal.ral")),
-    ("read-only", include_str!("../../std-profiles/read-only.ral")),
-    ("edit-only", include_str!("../../std-profiles/edit-only.ral")),
+    (
+        "read-only",
+        include_str!("../../std-profiles/read-only.ral"),
+    ),
+    (
+        "edit-only",
+        include_str!("../../std-profiles/edit-only.ral"),
+    ),
     (
         "reasonable",
         include_str!("../../std-profiles/reasonable.ral"),

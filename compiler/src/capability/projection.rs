@@ -250,17 +250,20 @@ fn link_targets(stack: &GrantStack, r: &dyn Resolve, k: &KernelExecRules) -> Vec
             .any(|d| ralc_runtime::plan::within(t, d))
             || k.allow_files.iter().any(|f| f == t)
     };
+    // One batch: each directory is resolved and vouched for once.
+    let batch = r.for_batch();
+    let r: &dyn Resolve = batch.as_deref().unwrap_or(r);
     let mut out = Vec::new();
     for d in &k.allow_dirs {
         if d == "/" {
             continue;
         }
         for l in r.links_in(d) {
-            let Some(real) = r.real(&l) else { continue };
-            if covered(real.as_str()) {
+            let Some(chain) = r.links(&l) else { continue };
+            if covered(chain.target.as_str()) {
                 continue;
             }
-            if let Ok(a) = stack.admit(&l, &[], r) {
+            if let Ok(a) = stack.admit_link(&chain, r) {
                 if !a.through().is_empty() {
                     out.push(a.program_real().as_str().to_owned());
                 }

@@ -7,6 +7,16 @@
 
 use crate::path::frozen::RealPath;
 
+/// The vouched links a program is reached through, and the file they end at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkChain {
+    /// Each link where it sits (its directory real, the link itself not followed), in the
+    /// order followed; never empty.
+    pub links: Vec<RealPath>,
+    /// The real path the last link leads to.
+    pub target: RealPath,
+}
+
 pub trait Resolve {
     /// A bare command name searched on the process's own `PATH` (absolute entries only,
     /// never a relative or empty one): the path it was found at and its real path.
@@ -26,11 +36,12 @@ pub trait Resolve {
         Vec::new()
     }
     /// The vouched links from `at` (an absolute path as found or given) to its file, each
-    /// where it sits, in the order followed (`freeze::links`); empty when `at` is not a
-    /// link or some link on the way, or a directory holding one, is not vouched for.
-    fn links(&self, at: &str) -> Vec<RealPath> {
+    /// where it sits, in the order followed, and the file they end at (`freeze::links`);
+    /// `None` when `at` is not a link or some link on the way, or a directory holding one,
+    /// is not vouched for.
+    fn links(&self, at: &str) -> Option<LinkChain> {
         let _ = at;
-        Vec::new()
+        None
     }
     /// The symlinks directly in the directory `dir` (a real path), as absolute paths,
     /// sorted: the candidates of the link rule for the kernel's plan.

@@ -8,7 +8,7 @@ use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace};
 use super::index::{depth, with_subject_keys, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
-use super::resolve::Resolve;
+use super::resolve::{LinkChain, Resolve};
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::typecheck::profile::{EditorVerb, ShellVerb};
@@ -355,6 +355,50 @@ impl GrantStack {
         let Some(real) = real else {
             return Err(refuse(None, ExecDenial::NotFound));
         };
+        self.admit_at(program, args, at.as_deref(), real, None, r)
+    }
+
+    /// The program of a vouched link chain, as `admit` judges it when the program is found
+    /// at the chain's first link (the kernel plan's question, `SandboxProjection::of`,
+    /// without resolving the chain again).
+    #[allow(
+        clippy::result_large_err,
+        reason = "Refused is the data shape of spec §4.3, built once per refusal"
+    )]
+    pub fn admit_link(&self, chain: &LinkChain, r: &dyn Resolve) -> Result<Admitted, Refused> {
+        let at = chain.links.first().map(|l| l.as_str().to_owned());
+        let program = at.clone().unwrap_or_default();
+        self.admit_at(
+            &program,
+            &[],
+            at.as_deref(),
+            chain.target.clone(),
+            Some(chain.clone()),
+            r,
+        )
+    }
+
+    /// `admit` once the program is found: `at` where it was found (for the link rule),
+    /// `real` its real path, `chain` its vouched links when already known.
+    #[allow(
+        clippy::result_large_err,
+        reason = "Refused is the data shape of spec §4.3, built once per refusal"
+    )]
+    fn admit_at(
+        &self,
+        program: &str,
+        args: &[String],
+        at: Option<&str>,
+        real: RealPath,
+        chain: Option<LinkChain>,
+        r: &dyn Resolve,
+    ) -> Result<Admitted, Refused> {
+        let refuse = |real: Option<RealPath>, why| Refused {
+            program: program.to_owned(),
+            args: args.to_vec(),
+            real,
+            why,
+        };
         let tools: exec::Tools = self
             .compiled
             .tool_names
@@ -372,13 +416,17 @@ impl GrantStack {
                 .map(|(_, t)| t.judge(&subject, keys, first))
                 .collect();
             // The link rule: a layer that neither admits nor excludes the file itself may
-            // admit it through the vouched link it was found by.
+            // admit it through the vouched links it was found by.
             let mut through = Vec::new();
             if verdicts
                 .iter()
                 .any(|v| matches!(v, Err(Withheld::MissingAllowance { .. })))
             {
-                let links = at.as_deref().map(|a| r.links(a)).unwrap_or_default();
+                let links = chain
+                    .or_else(|| at.and_then(|a| r.links(a)))
+                    .filter(|c| c.target == *real)
+                    .map(|c| c.links)
+                    .unwrap_or_default();
                 for ((_, t), v) in self.compiled.exec.iter().zip(verdicts.iter_mut()) {
                     if !matches!(v, Err(Withheld::MissingAllowance { .. })) {
                         continue;

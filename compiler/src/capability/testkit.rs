@@ -81,15 +81,15 @@ impl Resolve for FakeHost {
     fn cwd(&self) -> &str {
         &self.cwd
     }
-    fn links(&self, at: &str) -> Vec<RealPath> {
-        self.chains
-            .get(at)
-            .map(|c| {
-                c.iter()
-                    .map(|p| RealPath::from_resolved(p.as_str()))
-                    .collect()
-            })
-            .unwrap_or_default()
+    fn links(&self, at: &str) -> Option<super::resolve::LinkChain> {
+        let c = self.chains.get(at)?;
+        Some(super::resolve::LinkChain {
+            links: c
+                .iter()
+                .map(|p| RealPath::from_resolved(p.as_str()))
+                .collect(),
+            target: self.real(at)?,
+        })
     }
     fn links_in(&self, dir: &str) -> Vec<String> {
         let d = dir.trim_end_matches('/');

@@ -5,7 +5,7 @@
 //! process environment anywhere but `from_process`.
 
 use super::disk::{Disk, RealDisk};
-use crate::capability::resolve::Resolve;
+use crate::capability::resolve::{LinkChain, Resolve};
 use crate::cli::args::AnchorArgs;
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::lex::{absolute_under, fold_dots_under, join_under, parse_bytes, PathRules};
@@ -242,6 +242,8 @@ impl FreezeCtx {
 struct BatchCtx<'a> {
     ctx: &'a FreezeCtx,
     reals: std::cell::RefCell<std::collections::HashMap<String, Result<RealPath, RealError>>>,
+    /// `Disk::vouched_dir` answers, per real directory.
+    vouched_dirs: std::cell::RefCell<std::collections::HashMap<String, bool>>,
 }
 
 impl BatchCtx<'_> {
@@ -292,8 +294,20 @@ impl Resolve for BatchCtx<'_> {
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         self.ctx.carriers(program)
     }
-    fn links(&self, at: &str) -> Vec<RealPath> {
-        self.ctx.links(at)
+    fn links(&self, at: &str) -> Option<LinkChain> {
+        if self.ctx.rules != PathRules::Posix {
+            return None;
+        }
+        let real = |p: &str| self.real_memo(p).ok().map(|r| r.as_str().to_owned());
+        let vouched = |d: &str| {
+            if let Some(v) = self.vouched_dirs.borrow().get(d) {
+                return *v;
+            }
+            let v = self.ctx.disk.vouched_dir(d);
+            self.vouched_dirs.borrow_mut().insert(d.to_owned(), v);
+            v
+        };
+        super::links::vouched_chain(self.ctx.disk.as_ref(), at, &real, &vouched)
     }
     fn links_in(&self, dir: &str) -> Vec<String> {
         self.ctx.links_in(dir)
@@ -305,6 +319,7 @@ impl Resolve for FreezeCtx {
         Some(Box::new(BatchCtx {
             ctx: self,
             reals: Default::default(),
+            vouched_dirs: Default::default(),
         }))
     }
     fn which(&self, name: &str) -> Option<(String, RealPath)> {
@@ -324,11 +339,13 @@ impl Resolve for FreezeCtx {
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         super::carrier::carriers_of(self.disk.as_ref(), program, |p| self.real_of(p).ok())
     }
-    fn links(&self, at: &str) -> Vec<RealPath> {
+    fn links(&self, at: &str) -> Option<LinkChain> {
         if self.rules != PathRules::Posix {
-            return Vec::new();
+            return None;
         }
-        super::links::vouched_chain(self.disk.as_ref(), at)
+        let real = |p: &str| self.real_of(p).ok().map(|r| r.as_str().to_owned());
+        let vouched = |d: &str| self.disk.vouched_dir(d);
+        super::links::vouched_chain(self.disk.as_ref(), at, &real, &vouched)
     }
     fn links_in(&self, dir: &str) -> Vec<String> {
         if self.rules != PathRules::Posix {

@@ -39,9 +39,12 @@ pub trait Disk: Send + Sync + fmt::Debug {
     /// The target text of the symlink at `path` (not followed); `None` when `path` is not a
     /// symlink or its target is not Unicode.
     fn read_link(&self, path: &str) -> Option<String>;
-    /// Whether the system vouches for the symlink at `path` (not followed): a symlink owned
-    /// by root, in a directory owned by root and writable by no one else.
-    fn vouched_link(&self, path: &str) -> bool;
+    /// The owner (uid) of the symlink at `path` itself (not followed); `None` when `path`
+    /// is not a symlink.
+    fn link_owner(&self, path: &str) -> Option<u32>;
+    /// Whether the system vouches for the directory at `path` (not followed): owned by
+    /// root and writable by no one else.
+    fn vouched_dir(&self, path: &str) -> bool;
     /// The names of the symlinks directly in the directory at `path` whose target text
     /// leads out of it (holds a `/`), sorted; empty when it cannot be listed. (A link to a
     /// sibling ends where that sibling does, and the sibling is listed itself.)
@@ -148,19 +151,27 @@ impl Disk for RealDisk {
             .into_string()
             .ok()
     }
-    fn vouched_link(&self, path: &str) -> bool {
+    fn link_owner(&self, path: &str) -> Option<u32> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        if !m.file_type().is_symlink() {
+            return None;
+        }
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            let Ok(m) = std::fs::symlink_metadata(path) else {
-                return false;
-            };
-            let parent = std::path::Path::new(path).parent();
-            m.file_type().is_symlink()
-                && m.uid() == 0
-                && parent
-                    .and_then(|d| std::fs::symlink_metadata(d).ok())
-                    .is_some_and(|d| d.is_dir() && d.uid() == 0 && d.mode() & 0o022 == 0)
+            Some(m.uid())
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+    fn vouched_dir(&self, path: &str) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::symlink_metadata(path)
+                .is_ok_and(|d| d.is_dir() && d.uid() == 0 && d.mode() & 0o022 == 0)
         }
         #[cfg(not(unix))]
         {
@@ -237,8 +248,8 @@ impl MemDisk {
     pub fn link(self, path: &str, target: &str) -> Self {
         self.with(path, MemEntry::Link(target.to_string()))
     }
-    /// Mark the file or symlink at `path` as one the system vouches for (`Disk::vouched`,
-    /// `Disk::vouched_link`).
+    /// Mark the file or symlink at `path` as one the system vouches for (`Disk::vouched`;
+    /// a symlink so marked is root's, and its directory is vouched, `Disk::vouched_dir`).
     pub fn vouch(mut self, path: &str) -> Self {
         self.vouched.insert(path.to_string());
         self
@@ -349,8 +360,20 @@ impl Disk for MemDisk {
             _ => None,
         }
     }
-    fn vouched_link(&self, path: &str) -> bool {
-        self.vouched.contains(path) && matches!(self.entries.get(path), Some(MemEntry::Link(_)))
+    fn link_owner(&self, path: &str) -> Option<u32> {
+        match self.entries.get(path) {
+            Some(MemEntry::Link(_)) if self.vouched.contains(path) => Some(0),
+            Some(MemEntry::Link(_)) => Some(1000),
+            _ => None,
+        }
+    }
+    fn vouched_dir(&self, path: &str) -> bool {
+        // A directory holding a vouched entry is vouched.
+        let d = path.trim_end_matches('/');
+        self.vouched.iter().any(|v| {
+            v.rsplit_once('/')
+                .is_some_and(|(p, _)| p == d || (p.is_empty() && d.is_empty()))
+        })
     }
     fn links_in(&self, path: &str) -> Vec<String> {
         let dir = path.trim_end_matches('/');

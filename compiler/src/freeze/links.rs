@@ -7,6 +7,7 @@
 //! is dropped, so a link the confined program could have planted admits nothing.
 
 use super::disk::Disk;
+use crate::capability::resolve::LinkChain;
 use crate::path::frozen::RealPath;
 use crate::path::lex::{fold_dots_under, PathRules};
 
@@ -30,40 +31,45 @@ fn join(dir: &str, name: &str) -> String {
 }
 
 /// The vouched links from `at` (an absolute path, as found or given) to its file: each
-/// link as its directory's real path joined with its name, in the order followed. Empty
-/// when `at` is not a link, or when any link on the way, or a directory holding one, is
-/// not vouched for, or the chain does not end within [`MAX_HOPS`].
-pub fn vouched_chain(disk: &dyn Disk, at: &str) -> Vec<RealPath> {
+/// link as its directory's real path joined with its name, in the order followed, and the
+/// file the last one leads to. `None` when `at` is not a link, or when any link on the
+/// way, or a directory holding one, is not vouched for, or the chain does not end within
+/// [`MAX_HOPS`].
+///
+/// `dir_real` resolves a directory as the freeze does, and `dir_vouched` asks
+/// `Disk::vouched_dir` of a real directory (both may remember their answers for one batch).
+pub fn vouched_chain(
+    disk: &dyn Disk,
+    at: &str,
+    dir_real: &dyn Fn(&str) -> Option<String>,
+    dir_vouched: &dyn Fn(&str) -> bool,
+) -> Option<LinkChain> {
     let mut out: Vec<RealPath> = Vec::new();
     let mut p = fold_dots_under(at, PathRules::Posix);
     for _ in 0..MAX_HOPS {
-        let Some(name) = p.rsplit('/').next().filter(|n| !n.is_empty()) else {
-            return out;
-        };
-        let Ok(dir) = disk.canonicalize(parent(&p)) else {
-            return Vec::new();
-        };
-        let Some(dir) = dir.to_str() else {
-            return Vec::new();
-        };
-        let here = join(dir, name);
-        if !disk.is_symlink(&here) {
-            return out;
+        let name = p.rsplit('/').next().filter(|n| !n.is_empty())?;
+        let dir = dir_real(parent(&p))?;
+        let here = join(&dir, name);
+        match disk.link_owner(&here) {
+            None if out.is_empty() => return None,
+            None => {
+                return Some(LinkChain {
+                    links: out,
+                    target: RealPath::from_resolved(here),
+                })
+            }
+            Some(0) if dir_vouched(&dir) => {}
+            Some(_) => return None,
         }
-        if !disk.vouched_link(&here) {
-            return Vec::new();
-        }
-        let Some(target) = disk.read_link(&here) else {
-            return Vec::new();
-        };
+        let target = disk.read_link(&here)?;
         p = if target.starts_with('/') {
             fold_dots_under(&target, PathRules::Posix)
         } else {
-            fold_dots_under(&join(dir, &target), PathRules::Posix)
+            fold_dots_under(&join(&dir, &target), PathRules::Posix)
         };
         out.push(RealPath::from_resolved(here));
     }
-    Vec::new()
+    None
 }
 
 #[cfg(test)]
@@ -71,8 +77,21 @@ mod tests {
     use super::*;
     use crate::freeze::disk::MemDisk;
 
-    fn names(v: Vec<RealPath>) -> Vec<String> {
-        v.into_iter().map(|r| r.as_str().to_owned()).collect()
+    fn names(v: Option<LinkChain>) -> Vec<String> {
+        v.map(|c| c.links)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| r.as_str().to_owned())
+            .collect()
+    }
+
+    fn vouched_chain(d: &MemDisk, at: &str) -> Option<LinkChain> {
+        let real = |p: &str| {
+            d.canonicalize(p)
+                .ok()
+                .and_then(|p| p.to_str().map(str::to_owned))
+        };
+        super::vouched_chain(d, at, &real, &|p| d.vouched_dir(p))
     }
 
     fn debian() -> MemDisk {
@@ -106,19 +125,23 @@ mod tests {
             ["/usr/bin/java", "/etc/alternatives/java"]
         );
         assert_eq!(names(vouched_chain(&d, "/usr/bin/npm")), ["/usr/bin/npm"]);
+        assert_eq!(
+            vouched_chain(&d, "/bin/java").map(|c| c.target),
+            Some(RealPath::from_resolved("/usr/lib/jvm/j17/bin/java"))
+        );
     }
 
     #[test]
     fn one_unvouched_link_drops_the_chain_and_a_file_has_none() {
         let d = debian();
-        assert!(vouched_chain(&d, "/usr/bin/planted").is_empty());
-        assert!(vouched_chain(&d, "/usr/lib/jvm/j17/bin/java").is_empty());
+        assert!(vouched_chain(&d, "/usr/bin/planted").is_none());
+        assert!(vouched_chain(&d, "/usr/lib/jvm/j17/bin/java").is_none());
         let d = debian()
             .link("/usr/bin/javac", "/etc/alternatives/javac")
             .link("/etc/alternatives/javac", "/usr/lib/jvm/j17/bin/javac")
             .exe("/usr/lib/jvm/j17/bin/javac")
             .vouch("/usr/bin/javac");
-        assert!(vouched_chain(&d, "/usr/bin/javac").is_empty());
+        assert!(vouched_chain(&d, "/usr/bin/javac").is_none());
     }
 
     #[test]
@@ -128,6 +151,6 @@ mod tests {
             .link("/usr/bin/b", "a")
             .vouch("/usr/bin/a")
             .vouch("/usr/bin/b");
-        assert!(vouched_chain(&d, "/usr/bin/a").is_empty());
+        assert!(vouched_chain(&d, "/usr/bin/a").is_none());
     }
 }
