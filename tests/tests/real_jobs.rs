@@ -399,3 +399,95 @@ fn the_profiles_keep_their_promises() {
     let left: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// Every existing path matching `pattern`, where a `*` component matches any name.
+fn glob(pattern: &str) -> Vec<PathBuf> {
+    let mut at = vec![PathBuf::from("/")];
+    for comp in pattern.split('/').filter(|c| !c.is_empty()) {
+        let mut next = Vec::new();
+        for dir in &at {
+            if comp == "*" {
+                if let Ok(rd) = std::fs::read_dir(dir) {
+                    let mut names: Vec<PathBuf> =
+                        rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+                    names.sort();
+                    next.extend(names);
+                }
+            } else {
+                let p = dir.join(comp);
+                if p.symlink_metadata().is_ok() {
+                    next.push(p);
+                }
+            }
+        }
+        at = next;
+    }
+    at
+}
+
+/// What each manager and compiler runs at run time on this machine, by its real path or
+/// the link a developer types, is admitted by `std:reasonable`'s selectors (and, for the
+/// system's own, by `std:minimal`'s `system:`), asked through `ralc why`. What is not
+/// installed here is a counted skip.
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the ralc binary to ask why"
+)]
+fn the_selectors_cover_what_the_managers_run_here() {
+    let home = var("HOME").expect("HOME");
+    let pyenv = var("PYENV_ROOT").unwrap_or_else(|| format!("{home}/.pyenv"));
+    let rustup = var("RUSTUP_HOME").unwrap_or_else(|| format!("{home}/.rustup"));
+    let cargo = var("CARGO_HOME").unwrap_or_else(|| format!("{home}/.cargo"));
+    let wanted: Vec<(&str, String)> = vec![
+        ("minimal", "/usr/lib/gcc/*/*/cc1".into()),
+        ("minimal", "/usr/lib/gcc/*/*/collect2".into()),
+        ("minimal", "/usr/lib/gcc/*/*/lto-wrapper".into()),
+        ("minimal", "/usr/lib/git-core/git-remote-http".into()),
+        ("minimal", "/usr/bin/cc".into()),
+        ("reasonable", "/usr/bin/java".into()),
+        ("reasonable", "/usr/bin/javac".into()),
+        ("reasonable", "/usr/bin/npm".into()),
+        ("reasonable", "/usr/bin/editor".into()),
+        ("reasonable", format!("{pyenv}/shims/python3")),
+        ("reasonable", format!("{pyenv}/libexec/pyenv")),
+        ("reasonable", format!("{pyenv}/plugins/*/bin/*")),
+        ("reasonable", format!("{pyenv}/versions/*/bin/python3")),
+        ("reasonable", format!("{rustup}/toolchains/*/bin/rustc")),
+        (
+            "reasonable",
+            format!("{rustup}/toolchains/*/lib/rustlib/*/bin/rust-lld"),
+        ),
+        ("reasonable", format!("{cargo}/bin/cargo")),
+    ];
+    let mut asked = 0;
+    let mut skips = Vec::new();
+    let mut refused = Vec::new();
+    for (profile, pattern) in &wanted {
+        let found = glob(pattern);
+        if found.is_empty() {
+            skips.push(format!("{pattern}: not installed here"));
+            continue;
+        }
+        for p in found {
+            asked += 1;
+            let out = std::process::Command::new(ralc_bin())
+                .args(["why", "-p", &format!("std:{profile}"), "exec"])
+                .arg(&p)
+                .output()
+                .unwrap();
+            if !out.status.success() {
+                refused.push(format!("std:{profile}: {}", text(&out)));
+            }
+        }
+    }
+    for s in &skips {
+        eprintln!("real jobs: skipped {s}");
+    }
+    eprintln!(
+        "selectors: {asked} programs asked, {} patterns skipped",
+        skips.len()
+    );
+    assert!(asked >= 5, "only {asked} programs found to ask");
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+}

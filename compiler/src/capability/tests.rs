@@ -331,6 +331,15 @@ fn a_vouched_link_in_an_allowed_directory_admits_its_target_and_the_kernel_agree
         assert_eq!(ad.through().len(), 1);
         assert_eq!(ad.run_granted().decided_by.len(), 1);
     }
+    // `ralc why` names the link and the entry.
+    let ad = s.admit("java", &[], &h);
+    let d = crate::guard::exec(&s, "java", &[], &ad);
+    assert!(
+        d.message.contains("through the vouched link /usr/bin/java")
+            && d.message.contains("(runs /usr/lib/jvm/j17/bin/java)")
+            && d.decided_by.len() == 2,
+        "{d:?}"
+    );
     // The target named directly is not (no link on the way).
     assert!(s.admit("/usr/lib/jvm/j17/bin/java", &[], &h).is_err());
     // Exclusions still judge the target: a denied directory, a name veto.
