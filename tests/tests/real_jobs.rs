@@ -97,7 +97,35 @@ fn on_path(name: &str, path: &str) -> Option<PathBuf> {
     reason = "test: runs the ralc binary, which runs the real toolchains confined"
 )]
 fn ralc_run(profile: &str, cwd: &Path, env: &[(&str, String)], argv: &[&str]) -> Output {
-    let mut c = std::process::Command::new(ralc_bin());
+    ralc_run_as(None, profile, cwd, env, argv)
+}
+
+/// `ralc_run`, as the user `uid` (group the same) through `setpriv` when given.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the ralc binary, which runs the real toolchains confined"
+)]
+fn ralc_run_as(
+    uid: Option<u32>,
+    profile: &str,
+    cwd: &Path,
+    env: &[(&str, String)],
+    argv: &[&str],
+) -> Output {
+    let mut c = match uid {
+        None => std::process::Command::new(ralc_bin()),
+        Some(u) => {
+            let mut c = std::process::Command::new("setpriv");
+            c.args([
+                &format!("--reuid={u}"),
+                &format!("--regid={u}"),
+                "--clear-groups",
+                "--",
+            ])
+            .arg(ralc_bin());
+            c
+        }
+    };
     c.current_dir(cwd)
         .args(["run", "-p", &format!("std:{profile}"), "--"])
         .args(argv);
@@ -302,13 +330,44 @@ fn real_jobs_run_under_std_confined() {
 /// never touched): no `~/.ssh`, no write outside the project, and the network only where
 /// the profile keeps it.
 #[test]
-fn the_profiles_keep_their_promises() {
-    let s = Scratch::new("promises");
+fn the_profiles_keep_their_promises_as_root_and_as_another_user() {
+    // As this process's user (root in CI), and as an unprivileged user (`nobody`, 65534)
+    // when this process may switch to one.
+    promises(None);
+    if running_as_root() {
+        promises(Some(65534));
+    } else {
+        eprintln!("real jobs: promises as another user: counted skip, this process is not root");
+    }
+}
+
+/// Whether this process runs as root (its home is root's, or `id -u` says 0).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: asks id -u whether the suite may switch users"
+)]
+fn running_as_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn promises(uid: Option<u32>) {
+    let who = uid.map_or("this user".to_owned(), |u| format!("uid {u}"));
+    let s = Scratch::new(&format!("promises-{}", uid.unwrap_or(0)));
     let home = s.dir("home");
     std::fs::create_dir_all(home.join(".ssh")).unwrap();
     std::fs::write(home.join(".ssh/id_test"), "CONTENT-key").unwrap();
     let proj = s.dir("proj");
     let outside = s.dir("outside");
+    if let Some(u) = uid {
+        // The other user owns the project and the outside directory: unconfined, it could
+        // write both, so only the profile keeps it out of `outside`.
+        for d in [&proj, &outside] {
+            std::os::unix::fs::chown(d, Some(u), Some(u)).unwrap();
+        }
+    }
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     listener.set_nonblocking(true).unwrap();
@@ -324,7 +383,8 @@ fn the_profiles_keep_their_promises() {
     let env = vec![("HOME", home.to_string_lossy().into_owned())];
     let m = marker();
     // The control: under std:dangerous the same attempt reads the key, so the check is live.
-    let o = ralc_run(
+    let o = ralc_run_as(
+        uid,
         "dangerous",
         &proj,
         &env,
@@ -337,7 +397,8 @@ fn the_profiles_keep_their_promises() {
     assert!(ok("the control", &o).contains(&m), "{}", text(&o));
     for profile in ["reasonable", "confined"] {
         // No ~/.ssh: reading the key prints the marker only if it was read.
-        let o = ralc_run(
+        let o = ralc_run_as(
+        uid,
             profile,
             &proj,
             &env,
@@ -348,13 +409,17 @@ fn the_profiles_keep_their_promises() {
             ],
         );
         let out = ok("the ~/.ssh attempt ran", &o);
-        assert!(out.contains("done"), "{profile}: {}", text(&o));
+        assert!(out.contains("done"), "{who} {profile}: {}", text(&o));
         assert!(
             !out.contains(&m),
-            "{profile}: ~/.ssh was read: {}",
+            "{who} {profile}: ~/.ssh was read: {}",
             text(&o)
         );
-        assert!(!out.contains("CONTENT-key"), "{profile}: {}", text(&o));
+        assert!(
+            !out.contains("CONTENT-key"),
+            "{who} {profile}: {}",
+            text(&o)
+        );
 
         // No write outside the project.
         let leak = outside.join("leak");
@@ -362,16 +427,17 @@ fn the_profiles_keep_their_promises() {
             "(: > '{}') 2>/dev/null && printf '%s-%s\\n' ESC APED; echo done",
             leak.display()
         );
-        let o = ralc_run(profile, &proj, &env, &["/bin/sh", "-c", &cmd]);
+        let o = ralc_run_as(uid, profile, &proj, &env, &["/bin/sh", "-c", &cmd]);
         let out = ok("the write-outside attempt ran", &o);
         assert!(
             out.contains("done") && !out.contains(&m),
-            "{profile}: {}",
+            "{who} {profile}: {}",
             text(&o)
         );
-        assert!(!leak.exists(), "{profile}: wrote {}", leak.display());
+        assert!(!leak.exists(), "{who} {profile}: wrote {}", leak.display());
         // The project itself is writable (the control).
-        let o = ralc_run(
+        let o = ralc_run_as(
+            uid,
             profile,
             &proj,
             &env,
@@ -384,9 +450,9 @@ fn the_profiles_keep_their_promises() {
         let script = format!(
             "import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), 3).close()\n    print('%s-%s' % ('ESC', 'APED'))\nexcept OSError as e:\n    print('refused', e)\nprint('done')\n"
         );
-        let o = ralc_run(profile, &proj, &env, &[&py, "-c", &script]);
+        let o = ralc_run_as(uid, profile, &proj, &env, &[&py, "-c", &script]);
         let out = ok("the network attempt ran", &o);
-        assert!(out.contains("done"), "{profile}: {}", text(&o));
+        assert!(out.contains("done"), "{who} {profile}: {}", text(&o));
         match profile {
             "confined" => assert!(!out.contains(&m), "confined reached the network: {out}"),
             _ => assert!(
