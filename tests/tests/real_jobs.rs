@@ -282,7 +282,8 @@ fn jobs(profile: &str) -> Vec<String> {
         "java",
         &ralc_run(profile, &j, &[], &["java", "-cp", ".", "Hello"]),
     );
-    assert_eq!(out.trim(), "java-ran");
+    // The JVM may print its own warnings on stdout under load; the program's line must be there.
+    assert!(out.lines().any(|l| l.trim() == "java-ran"), "{out}");
 
     // git commit.
     let g = s.dir("g");

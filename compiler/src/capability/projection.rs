@@ -125,9 +125,10 @@ impl SandboxProjection {
     /// opining layer grants them at their own subject, every exclusion of every layer
     /// (re-resolved now), the floor, and the exec table as the kernel receives it.
     pub fn of(stack: &GrantStack, r: &dyn Resolve, admitted: Option<&Admitted>) -> Self {
+        let fs = fs_projection(stack, r);
         SandboxProjection {
-            fs: fs_projection(stack, r),
-            exec: exec_projection(stack, r, admitted),
+            exec: exec_projection(stack, r, admitted, fs.as_ref()),
+            fs,
             net_offline: stack.permits(Flag::Net).is_err(),
         }
     }
@@ -206,6 +207,7 @@ fn exec_projection(
     stack: &GrantStack,
     r: &dyn Resolve,
     admitted: Option<&Admitted>,
+    fs: Option<&FsProjection>,
 ) -> ExecProjection {
     let rules = stack.exec_rules();
     if rules.is_empty() {
@@ -234,22 +236,39 @@ fn exec_projection(
         k.allow_files.push(a.program_real().as_str().to_owned());
     }
     exec::tidy(&mut k);
-    k.link_targets = link_targets(stack, r, &k);
+    k.link_targets = link_targets(stack, r, &k, fs);
     k.carriers = carriers(&k, r);
     ExecProjection::Restricted(k)
 }
 
-/// The link rule for the kernel: every symlink directly in an allowed directory that
-/// leads out of it is asked of `GrantStack::admit`, as the guard asks it of a program
-/// found there; the file of each one admitted through its link is admitted as a file.
+/// The link rule for the kernel: every vouched symlink directly in an allowed directory
+/// that leads out of it is asked of `GrantStack::admit_link`, as the guard asks it of a
+/// program found there; the file of each one admitted through its link is admitted as a
+/// file.
 /// A target already within an allowed directory or file needs nothing.
-fn link_targets(stack: &GrantStack, r: &dyn Resolve, k: &KernelExecRules) -> Vec<String> {
-    let covered = |t: &str| {
-        k.allow_dirs
-            .iter()
-            .any(|d| ralc_runtime::plan::within(t, d))
-            || k.allow_files.iter().any(|f| f == t)
-    };
+///
+/// No scan is made when no target could be admitted: under a restricted fs, a target must
+/// be readable (within a positive of the folded read region or the floor) and lie outside
+/// every write prefix and every allowed directory; a stack whose read region holds nothing
+/// else (`std:minimal`: the project, the temp directory, the run places) admits no target.
+fn link_targets(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    k: &KernelExecRules,
+    fs: Option<&FsProjection>,
+) -> Vec<String> {
+    use ralc_runtime::plan::within;
+    let covered =
+        |t: &str| k.allow_dirs.iter().any(|d| within(t, d)) || k.allow_files.iter().any(|f| f == t);
+    if let Some(fs) = fs {
+        let open =
+            fs.read.iter().chain(&fs.floor).any(|p| {
+                p != DISCARD && !covered(p) && !stack.write_prefixes().any(|w| within(p, w))
+            });
+        if !open {
+            return Vec::new();
+        }
+    }
     // One batch: each directory is resolved and vouched for once.
     let batch = r.for_batch();
     let r: &dyn Resolve = batch.as_deref().unwrap_or(r);
@@ -258,8 +277,7 @@ fn link_targets(stack: &GrantStack, r: &dyn Resolve, k: &KernelExecRules) -> Vec
         if d == "/" {
             continue;
         }
-        for l in r.links_in(d) {
-            let Some(chain) = r.links(&l) else { continue };
+        for chain in r.link_chains_in(d) {
             if covered(chain.target.as_str()) {
                 continue;
             }

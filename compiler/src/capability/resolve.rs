@@ -43,9 +43,10 @@ pub trait Resolve {
         let _ = at;
         None
     }
-    /// The symlinks directly in the directory `dir` (a real path), as absolute paths,
-    /// sorted: the candidates of the link rule for the kernel's plan.
-    fn links_in(&self, dir: &str) -> Vec<String> {
+    /// The vouched chains of the symlinks directly in the directory `dir` (a real path)
+    /// that lead out of it, by name: the candidates of the link rule for the kernel's plan.
+    /// Each is what `links` answers for the link's own path.
+    fn link_chains_in(&self, dir: &str) -> Vec<LinkChain> {
         let _ = dir;
         Vec::new()
     }

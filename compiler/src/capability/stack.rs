@@ -424,7 +424,7 @@ impl GrantStack {
             {
                 let links = chain
                     .or_else(|| at.and_then(|a| r.links(a)))
-                    .filter(|c| c.target == *real)
+                    .filter(|c| c.target == *real && !self.in_write_prefix(real.as_str()))
                     .map(|c| c.links)
                     .unwrap_or_default();
                 for ((_, t), v) in self.compiled.exec.iter().zip(verdicts.iter_mut()) {
@@ -454,6 +454,22 @@ impl GrantStack {
             read,
             through,
         })
+    }
+
+    /// Whether `real` lies within a write prefix (other than the root) of some layer: a
+    /// file the confined programs may rewrite, which a link never admits (the link rule).
+    pub fn in_write_prefix(&self, real: &str) -> bool {
+        self.write_prefixes()
+            .any(|w| ralc_runtime::plan::within(real, w))
+    }
+
+    /// The write prefixes of every layer, as real paths, the root left out.
+    pub fn write_prefixes(&self) -> impl Iterator<Item = &str> {
+        self.layers
+            .iter()
+            .filter_map(|c| c.fs.as_ref())
+            .flat_map(|f| f.write.iter().map(|e| e.path.real().as_str()))
+            .filter(|w| *w != "/")
     }
 
     /// Whether the stack permits a flag: a meet over the opining layers, silence permitting.
@@ -538,7 +554,8 @@ impl GrantStack {
 /// vouched `links` (from `Resolve::links`), when the layer speaks to neither the program's
 /// real file nor its name. The first link must sit directly in a directory the layer
 /// allows (one of its live `Dir` scopes), and the layer's verdict at that link is the
-/// program's; an exclusion of any link on the way excludes it. `None`: the rule does not
+/// program's; an exclusion of any link on the way excludes it (and `admit_at` offers no
+/// links for a target within a write prefix). `None`: the rule does not
 /// apply (no links, or the first is not in an allowed directory). The kernel's plan asks
 /// the same question of every link in its allowed directories (`SandboxProjection::of`).
 fn through_link(

@@ -91,12 +91,12 @@ impl Resolve for FakeHost {
             target: self.real(at)?,
         })
     }
-    fn links_in(&self, dir: &str) -> Vec<String> {
+    fn link_chains_in(&self, dir: &str) -> Vec<super::resolve::LinkChain> {
         let d = dir.trim_end_matches('/');
         self.chains
             .keys()
             .filter(|k| k.rsplit_once('/').is_some_and(|(p, _)| p == d))
-            .cloned()
+            .filter_map(|k| self.links(k))
             .collect()
     }
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {

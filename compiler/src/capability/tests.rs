@@ -357,6 +357,20 @@ fn a_vouched_link_in_an_allowed_directory_admits_its_target_and_the_kernel_agree
         }
         other => panic!("{other:?}"),
     }
+    // A target within a write prefix (a file the confined programs may rewrite) is never
+    // admitted through a link, and the kernel lists none then.
+    let w = GrantStack::new(vec![L::new("w")
+        .dir("/usr/bin", allow())
+        .read("/usr")
+        .write("/work")
+        .done()]);
+    let hw = host().vouched_link("/usr/bin/mine", "/work/tool");
+    let r = w.admit("/usr/bin/mine", &[], &hw).unwrap_err();
+    assert_eq!(r.why.reason(), "missing-allowance");
+    match SandboxProjection::of(&w, &hw, None).exec {
+        ExecProjection::Restricted(k) => assert!(k.link_targets.is_empty()),
+        other => panic!("{other:?}"),
+    }
     // A layer that does not allow the link's directory is not moved by it.
     let b = L::new("b").dir("/opt", allow()).done();
     let s2 = GrantStack::new(vec![

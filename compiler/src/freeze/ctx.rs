@@ -309,8 +309,28 @@ impl Resolve for BatchCtx<'_> {
         };
         super::links::vouched_chain(self.ctx.disk.as_ref(), at, &real, &vouched)
     }
-    fn links_in(&self, dir: &str) -> Vec<String> {
-        self.ctx.links_in(dir)
+    fn link_chains_in(&self, dir: &str) -> Vec<LinkChain> {
+        if self.ctx.rules != PathRules::Posix {
+            return Vec::new();
+        }
+        let real = |p: &str| self.real_memo(p).ok().map(|r| r.as_str().to_owned());
+        let vouched = |d: &str| {
+            if let Some(v) = self.vouched_dirs.borrow().get(d) {
+                return *v;
+            }
+            let v = self.ctx.disk.vouched_dir(d);
+            self.vouched_dirs.borrow_mut().insert(d.to_owned(), v);
+            v
+        };
+        let d = dir
+            .strip_suffix('/')
+            .filter(|d| !d.is_empty())
+            .unwrap_or(dir);
+        let disk = self.ctx.disk.as_ref();
+        disk.links_in(dir)
+            .iter()
+            .filter_map(|l| super::links::listed_chain(disk, d, l, &real, &vouched))
+            .collect()
     }
 }
 
@@ -347,16 +367,11 @@ impl Resolve for FreezeCtx {
         let vouched = |d: &str| self.disk.vouched_dir(d);
         super::links::vouched_chain(self.disk.as_ref(), at, &real, &vouched)
     }
-    fn links_in(&self, dir: &str) -> Vec<String> {
-        if self.rules != PathRules::Posix {
-            return Vec::new();
+    fn link_chains_in(&self, dir: &str) -> Vec<LinkChain> {
+        match self.for_batch() {
+            Some(b) => b.link_chains_in(dir),
+            None => Vec::new(),
         }
-        let d = dir.trim_end_matches('/');
-        self.disk
-            .links_in(dir)
-            .into_iter()
-            .map(|n| format!("{d}/{n}"))
-            .collect()
     }
 }
 

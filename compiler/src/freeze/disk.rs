@@ -45,10 +45,17 @@ pub trait Disk: Send + Sync + fmt::Debug {
     /// Whether the system vouches for the directory at `path` (not followed): owned by
     /// root and writable by no one else.
     fn vouched_dir(&self, path: &str) -> bool;
-    /// The names of the symlinks directly in the directory at `path` whose target text
-    /// leads out of it (holds a `/`), sorted; empty when it cannot be listed. (A link to a
-    /// sibling ends where that sibling does, and the sibling is listed itself.)
-    fn links_in(&self, path: &str) -> Vec<String>;
+    /// The symlinks directly in the directory at `path` whose target text leads out of it
+    /// (holds a `/`), sorted by name; empty when it cannot be listed. (A link to a sibling
+    /// ends where that sibling does, and the sibling is listed itself.)
+    fn links_in(&self, path: &str) -> Vec<ListedLink>;
+}
+
+/// A symlink as a directory listing shows it: its name and its target text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedLink {
+    pub name: String,
+    pub target: String,
 }
 
 /// The live host's file system.
@@ -179,21 +186,48 @@ impl Disk for RealDisk {
             false
         }
     }
-    fn links_in(&self, path: &str) -> Vec<String> {
-        let Ok(rd) = std::fs::read_dir(path) else {
-            return Vec::new();
-        };
-        let mut out: Vec<String> = rd
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_symlink()))
-            .filter(|e| {
-                std::fs::read_link(e.path())
-                    .is_ok_and(|t| t.as_os_str().as_encoded_bytes().contains(&b'/'))
-            })
-            .filter_map(|e| e.file_name().into_string().ok())
-            .collect();
-        out.sort();
-        out
+    fn links_in(&self, path: &str) -> Vec<ListedLink> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{FileType, Mode, OFlags};
+            let Ok(fd) = rustix::fs::open(
+                path,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            ) else {
+                return Vec::new();
+            };
+            let Ok(dir) = rustix::fs::Dir::read_from(&fd) else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            for e in dir.flatten() {
+                let name = e.file_name();
+                if !matches!(e.file_type(), FileType::Symlink | FileType::Unknown) {
+                    continue;
+                }
+                // Fails (EINVAL) for an entry that is not a link.
+                let Ok(target) = rustix::fs::readlinkat(&fd, name, Vec::new()) else {
+                    continue;
+                };
+                let (Ok(name), Ok(target)) = (name.to_str(), target.into_string()) else {
+                    continue;
+                };
+                if target.contains('/') {
+                    out.push(ListedLink {
+                        name: name.to_owned(),
+                        target,
+                    });
+                }
+            }
+            out.sort_by(|a, b| a.name.cmp(&b.name));
+            out
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            Vec::new()
+        }
     }
 }
 
@@ -368,22 +402,27 @@ impl Disk for MemDisk {
         }
     }
     fn vouched_dir(&self, path: &str) -> bool {
-        // A directory holding a vouched entry is vouched.
+        // A directory holding an entry marked vouched is vouched.
         let d = path.trim_end_matches('/');
         self.vouched.iter().any(|v| {
             v.rsplit_once('/')
                 .is_some_and(|(p, _)| p == d || (p.is_empty() && d.is_empty()))
         })
     }
-    fn links_in(&self, path: &str) -> Vec<String> {
+    fn links_in(&self, path: &str) -> Vec<ListedLink> {
         let dir = path.trim_end_matches('/');
         self.entries
             .iter()
-            .filter(|(k, e)| {
-                matches!(e, MemEntry::Link(t) if t.contains('/'))
-                    && k.rsplit_once('/').is_some_and(|(d, _)| d == dir)
+            .filter_map(|(k, e)| match e {
+                MemEntry::Link(t) if t.contains('/') => {
+                    let (d, n) = k.rsplit_once('/')?;
+                    (d == dir).then(|| ListedLink {
+                        name: n.to_owned(),
+                        target: t.clone(),
+                    })
+                }
+                _ => None,
             })
-            .filter_map(|(k, _)| k.rsplit_once('/').map(|(_, n)| n.to_string()))
             .collect()
     }
 }

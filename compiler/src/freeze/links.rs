@@ -1,12 +1,12 @@
 //! Vouched link chains (`docs/model.md`, "Programs reached through a link"): the symbolic
 //! links a program is reached through from where it was found, each where it sits (its
 //! directory resolved, the link itself not followed), kept only while the host vouches
-//! for every one of them and the directories holding them (root's, writable by no one
-//! else), as carriers are. What is on the disk comes through the `Disk` trait; the walk
+//! for the directory holding every one of them (root's, writable by no one else, as a
+//! carrier's is: only root can place or replace a link there). What is on the disk comes through the `Disk` trait; the walk
 //! itself is pure. It never vouches for a chain with one unvouched hop: the whole chain
 //! is dropped, so a link the confined program could have planted admits nothing.
 
-use super::disk::Disk;
+use super::disk::{Disk, ListedLink};
 use crate::capability::resolve::LinkChain;
 use crate::path::frozen::RealPath;
 use crate::path::lex::{fold_dots_under, PathRules};
@@ -44,8 +44,56 @@ pub fn vouched_chain(
     dir_real: &dyn Fn(&str) -> Option<String>,
     dir_vouched: &dyn Fn(&str) -> bool,
 ) -> Option<LinkChain> {
-    let mut out: Vec<RealPath> = Vec::new();
-    let mut p = fold_dots_under(at, PathRules::Posix);
+    walk(
+        disk,
+        fold_dots_under(at, PathRules::Posix),
+        Vec::new(),
+        dir_real,
+        dir_vouched,
+    )
+}
+
+/// The chain of a link a listing of the real directory `dir` showed (`Disk::links_in`):
+/// as [`vouched_chain`] of the link's own path, its first hop taken from the listing and
+/// vouched for by its directory alone (only root can place an entry in a directory that is
+/// root's and writable by no one else; a link there owned by another user is one root gave
+/// away, which the listing does not ask, to spare a `stat` per link).
+pub fn listed_chain(
+    disk: &dyn Disk,
+    dir: &str,
+    link: &ListedLink,
+    dir_real: &dyn Fn(&str) -> Option<String>,
+    dir_vouched: &dyn Fn(&str) -> bool,
+) -> Option<LinkChain> {
+    if !dir_vouched(dir) {
+        return None;
+    }
+    let next = next_hop(dir, &link.target);
+    walk(
+        disk,
+        next,
+        vec![RealPath::from_resolved(join(dir, &link.name))],
+        dir_real,
+        dir_vouched,
+    )
+}
+
+/// Where a link's target text leads from the directory holding it, folded.
+fn next_hop(dir: &str, target: &str) -> String {
+    if target.starts_with('/') {
+        fold_dots_under(target, PathRules::Posix)
+    } else {
+        fold_dots_under(&join(dir, target), PathRules::Posix)
+    }
+}
+
+fn walk(
+    disk: &dyn Disk,
+    mut p: String,
+    mut out: Vec<RealPath>,
+    dir_real: &dyn Fn(&str) -> Option<String>,
+    dir_vouched: &dyn Fn(&str) -> bool,
+) -> Option<LinkChain> {
     for _ in 0..MAX_HOPS {
         let name = p.rsplit('/').next().filter(|n| !n.is_empty())?;
         let dir = dir_real(parent(&p))?;
@@ -58,15 +106,12 @@ pub fn vouched_chain(
                     target: RealPath::from_resolved(here),
                 })
             }
-            Some(0) if dir_vouched(&dir) => {}
+            // A link is vouched by its directory (see `listed_chain`).
+            Some(_) if dir_vouched(&dir) => {}
             Some(_) => return None,
         }
         let target = disk.read_link(&here)?;
-        p = if target.starts_with('/') {
-            fold_dots_under(&target, PathRules::Posix)
-        } else {
-            fold_dots_under(&join(&dir, &target), PathRules::Posix)
-        };
+        p = next_hop(&dir, &target);
         out.push(RealPath::from_resolved(here));
     }
     None
@@ -106,6 +151,7 @@ mod tests {
                 "#!/usr/bin/env node\n",
             )
             .link("/usr/bin/planted", "/work/evil")
+            .link("/work/bin/planted", "/work/evil")
             .exe("/work/evil")
             .vouch("/usr/bin/java")
             .vouch("/etc/alternatives/java")
@@ -134,14 +180,35 @@ mod tests {
     #[test]
     fn one_unvouched_link_drops_the_chain_and_a_file_has_none() {
         let d = debian();
-        assert!(vouched_chain(&d, "/usr/bin/planted").is_none());
+        // A link in a directory no one vouches for.
+        assert!(vouched_chain(&d, "/work/bin/planted").is_none());
         assert!(vouched_chain(&d, "/usr/lib/jvm/j17/bin/java").is_none());
+        // A chain through such a directory.
         let d = debian()
-            .link("/usr/bin/javac", "/etc/alternatives/javac")
-            .link("/etc/alternatives/javac", "/usr/lib/jvm/j17/bin/javac")
+            .link("/usr/bin/javac", "/opt/alt/javac")
+            .link("/opt/alt/javac", "/usr/lib/jvm/j17/bin/javac")
             .exe("/usr/lib/jvm/j17/bin/javac")
             .vouch("/usr/bin/javac");
         assert!(vouched_chain(&d, "/usr/bin/javac").is_none());
+    }
+
+    #[test]
+    fn a_listed_link_walks_as_its_path_does() {
+        let d = debian();
+        let real = |p: &str| {
+            d.canonicalize(p)
+                .ok()
+                .and_then(|p| p.to_str().map(str::to_owned))
+        };
+        let listed = d.links_in("/usr/bin");
+        assert_eq!(
+            listed.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(),
+            ["java", "npm", "planted"]
+        );
+        for l in &listed {
+            let got = listed_chain(&d, "/usr/bin", l, &real, &|p| d.vouched_dir(p));
+            assert_eq!(got, vouched_chain(&d, &format!("/usr/bin/{}", l.name)));
+        }
     }
 
     #[test]
