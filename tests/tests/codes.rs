@@ -62,3 +62,22 @@ fn every_code_has_an_explain_page() {
     }
     assert!(ralc::cli::explain::page("E9999").is_none());
 }
+
+#[test]
+fn docs_codes_md_is_what_the_registry_generates() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/codes.md");
+    let want = codes::markdown();
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "test: the documented bless switch, RALC_BLESS=1"
+    )]
+    let bless = std::env::var("RALC_BLESS").is_ok_and(|v| v == "1");
+    if bless {
+        std::fs::write(&path, &want).expect("write docs/codes.md");
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/codes.md differs from the code registry; regenerate with `RALC_BLESS=1 cargo test -p ralc-tests --test codes`"
+    );
+}

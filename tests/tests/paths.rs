@@ -426,6 +426,44 @@ fn xdg_under_home_judged_on_real_forms() {
 }
 
 #[test]
+fn an_xdg_sub_path_cannot_climb_out_of_home() {
+    let t = tree();
+    let home = t.dir("home");
+    t.dir("home/.config");
+    t.dir("outside");
+    t.link(&t.p("outside"), "home/.config/out");
+    let c = ctx(&[("HOME", &home)], &t.root);
+    // `..` climbing out of home, by a default and by an override under home
+    for bad in [
+        "xdg:config/../../../../etc",
+        "xdg:config/../..",
+        "xdg:cache/../../x",
+    ] {
+        let (_, d) = read_fs(&prof(&[], &[bad], &[], &[]), &c);
+        assert_eq!(codes(&d), ["E0305"], "{bad}");
+        assert!(d[0].message.contains("outside home"), "{}", d[0].message);
+        assert!(d[0].message.contains("sub-path"), "{}", d[0].message);
+    }
+    // a sub-path through a symlink out of home: judged on the real form
+    let (_, d) = read_fs(&prof(&[], &["xdg:config/out/x"], &[], &[]), &c);
+    assert_eq!(codes(&d), ["E0305"]);
+    assert!(d[0].message.contains(&t.p("outside/x")), "{}", d[0].message);
+    // `..` that stays under home is fine: it folds
+    let (v, d) = read_fs(
+        &prof(
+            &[],
+            &["xdg:config/../.local/share/app", "xdg:config/.."],
+            &[],
+            &[],
+        ),
+        &c,
+    );
+    assert!(d.is_empty(), "{d:?}");
+    assert_eq!(v[0].0, t.p("home/.local/share/app"));
+    assert_eq!(v[1].0, home);
+}
+
+#[test]
 fn gitdir_discovery_and_pointers() {
     let t = tree();
     // a plain repository, discovered from a subdirectory

@@ -304,6 +304,15 @@ pub fn places(t: &Table<ExecScope>) -> impl Iterator<Item = (RealPath, Cited)> +
     })
 }
 
+/// The bare-name run places of one exec table: its live positive `Tool` scopes, each
+/// resolved on the host when a question needs it (`fs::ToolPlace`).
+pub fn tool_places(t: &Table<ExecScope>) -> impl Iterator<Item = (String, Cited)> + '_ {
+    t.live().filter_map(|(k, sup)| match k {
+        ExecScope::Tool(n) => Some((n.clone(), sup.by.clone())),
+        _ => None,
+    })
+}
+
 impl Rules<ExecScope> {
     /// What the kernel is handed for this layer's table (spec §6), added to `out`:
     /// subcommand lists are allows (the kernel cannot see arguments; the in-process guard

@@ -107,6 +107,15 @@ pub struct RunPlace {
     pub by: Cited,
 }
 
+/// A run place a bare-name allowance is: the file its name lands on on the host's `PATH`,
+/// found at judgment time (the name is live per question, as the exec judgment resolves
+/// it), read as a prefix like a `RunPlace`. `by` is the exec entry (and its layer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolPlace {
+    pub name: String,
+    pub by: Cited,
+}
+
 /// One layer's region for `op`, or `None` when the layer says nothing about fs.
 pub fn region(
     layer: usize,

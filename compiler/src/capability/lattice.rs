@@ -112,6 +112,11 @@ fn join_fs(base: &Capabilities, frag: &Capabilities) -> Option<FsPolicy> {
 
 fn join_verbs<V: Ord + Copy>(a: &mut Option<VerbSet<V>>, b: &Option<VerbSet<V>>) {
     if let (Some(a), Some(b)) = (a.as_mut(), b.as_ref()) {
+        for (v, o) in &b.at {
+            if !a.verbs.contains(v) {
+                a.at.insert(*v, o.clone());
+            }
+        }
         a.verbs.extend(b.verbs.iter().copied());
     }
 }

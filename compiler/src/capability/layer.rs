@@ -124,7 +124,11 @@ pub struct NetOffline {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerbSet<V: Ord> {
     pub verbs: BTreeSet<V>,
+    /// The whole set as written (what a judgment cites for a verb it does not list).
     pub origin: Origin,
+    /// Each listed verb's own spelling (what a judgment cites for a verb it grants);
+    /// a verb missing here is cited at `origin`.
+    pub at: std::collections::BTreeMap<V, Origin>,
 }
 
 /// A grant dropped at the freeze because it cannot take effect on this host (an entry of

@@ -148,6 +148,15 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
         .into_iter()
         .filter(|p| !floor.contains(p))
         .collect();
+    // bare-name run places: each name's file on `PATH` now, where the read judgment grants it
+    let last = stack.layers().len().saturating_sub(1);
+    for (place, _) in stack.tool_places_at(last, r) {
+        if !read.contains(&place.as_str().to_owned())
+            && stack.judge_real(FsOp::Read, &place, r).is_ok()
+        {
+            read.push(place.as_str().to_owned());
+        }
+    }
     let mut write = region_positives(stack.fs_rules(FsOp::Write));
     read.push(DISCARD.to_owned());
     write.push(DISCARD.to_owned());

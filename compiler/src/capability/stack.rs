@@ -5,12 +5,13 @@
 //! once, when the stack is built. Pure: the live host is consulted only through `Resolve`.
 
 use super::exec::{self, ExecRules, ExecScope, ExecSubject};
-use super::fs::{self, FsOp, FsScope, RunPlace};
-use super::index::{depth, with_subject_keys, Rules, SubjectKey};
+use super::fs::{self, FsOp, FsScope, RunPlace, ToolPlace};
+use super::index::{depth, with_subject_keys, within, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole};
 use super::resolve::{LinkChain, Resolve};
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
 use crate::path::frozen::{FrozenPath, RealPath};
+use crate::path::identity::Identity;
 use crate::typecheck::profile::{EditorVerb, ShellVerb};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -149,6 +150,8 @@ struct Compiled {
     exec: Vec<(usize, ExecRules)>,
     read: Vec<(usize, Rules<FsScope>)>,
     write: Vec<(usize, Rules<FsScope>)>,
+    /// The bare-name run places of every layer, in layer order.
+    tool_places: Vec<ToolPlace>,
     tools: BTreeSet<String>,
     /// The same names, sorted, shared with each question's `ExecSubject`.
     tool_names: Vec<std::sync::Arc<str>>,
@@ -206,10 +209,12 @@ impl GrantStack {
         let mut write = Vec::new();
         let mut tools = BTreeSet::new();
         let mut places: Vec<RunPlace> = Vec::new();
+        let mut tool_places: Vec<ToolPlace> = Vec::new();
         for (i, caps) in layers.iter().enumerate() {
             tools.extend(exec::tools(caps).map(str::to_owned));
             if let Some(t) = exec::table(i, caps) {
                 places.extend(exec::places(&t).map(|(real, by)| RunPlace { real, by }));
+                tool_places.extend(exec::tool_places(&t).map(|(name, by)| ToolPlace { name, by }));
                 exec_tables.push((i, Rules::compile(t)));
             }
             if let Some(t) = fs::region(i, caps, FsOp::Read, &places, &floor) {
@@ -226,6 +231,7 @@ impl GrantStack {
                 exec: exec_tables,
                 read,
                 write,
+                tool_places,
                 tool_names: tools
                     .iter()
                     .map(|t| std::sync::Arc::from(t.as_str()))
@@ -287,17 +293,53 @@ impl GrantStack {
         self.judge_real(op, &real, r)
     }
 
+    /// The bare-name run places of the layers at or below `layer`, resolved now: each
+    /// name's real file on the host's `PATH` (a name not found there is no place).
+    pub fn tool_places_at(&self, layer: usize, r: &dyn Resolve) -> Vec<(RealPath, Cited)> {
+        self.compiled
+            .tool_places
+            .iter()
+            .filter(|p| p.by.layer <= layer)
+            .filter_map(|p| r.which(&p.name).map(|(_, real)| (real, p.by.clone())))
+            .collect()
+    }
+
+    /// One layer's read or write verdict: its compiled table, and on a missing allowance
+    /// for reading, the bare-name run places at or below it (exclusions are the table's,
+    /// and beat a run place as they beat every allowance).
+    fn layer_verdict(
+        &self,
+        op: FsOp,
+        (layer, t): &(usize, Rules<FsScope>),
+        real: &RealPath,
+        keys: &[SubjectKey<'_>],
+        r: &dyn Resolve,
+    ) -> Verdict<FsScope> {
+        let v = t.judge(real.as_str(), keys, None);
+        if op != FsOp::Read || !matches!(v, Err(Withheld::MissingAllowance { .. })) {
+            return v;
+        }
+        let place = self
+            .tool_places_at(*layer, r)
+            .into_iter()
+            .find(|(p, _)| within(Identity::Stored, p.as_str(), real.as_str()));
+        match place {
+            Some((_, by)) => Ok(Some(by)),
+            None => v,
+        }
+    }
+
     /// The fs judgment of a path already resolved.
     pub fn judge_real(
         &self,
         op: FsOp,
         real: &RealPath,
-        _r: &dyn Resolve,
+        r: &dyn Resolve,
     ) -> Result<Granted, Withheld<FsScope>> {
         if self.fs_rules(op).is_empty() || is_discard(real.as_str()) {
             return Ok(Granted::default());
         }
-        with_subject_keys(real.as_str(), |keys| self.judge_keys(op, real, keys))
+        with_subject_keys(real.as_str(), |keys| self.judge_keys(op, real, keys, r))
     }
 
     /// `judge_real` once the subject's index keys are known (an exec question reuses the
@@ -307,6 +349,7 @@ impl GrantStack {
         op: FsOp,
         real: &RealPath,
         keys: &[SubjectKey<'_>],
+        r: &dyn Resolve,
     ) -> Result<Granted, Withheld<FsScope>> {
         let rules = self.fs_rules(op);
         if rules.is_empty() || is_discard(real.as_str()) {
@@ -315,7 +358,7 @@ impl GrantStack {
         fold(
             rules
                 .iter()
-                .map(|(_, t)| t.judge(real.as_str(), keys, None)),
+                .map(|lt| self.layer_verdict(op, lt, real, keys, r)),
         )
     }
 
@@ -442,7 +485,7 @@ impl GrantStack {
             let run = fold(verdicts.into_iter())
                 .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
             let read = self
-                .judge_keys(FsOp::Read, real, keys)
+                .judge_keys(FsOp::Read, real, keys, r)
                 .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
             Ok((run, read, through))
         })?;
@@ -602,9 +645,10 @@ fn verb<V: Ord + Copy>(
 ) -> Option<Verdict<Flag>> {
     let s = set?;
     Some(if s.verbs.contains(&v) {
+        // the deciding verb as written, not the whole set
         Ok(Some(Cited {
             layer,
-            origin: s.origin.clone().into(),
+            origin: s.at.get(&v).unwrap_or(&s.origin).clone().into(),
         }))
     } else {
         Err(Withheld::MissingAllowance { layer })

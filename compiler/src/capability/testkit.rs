@@ -221,6 +221,7 @@ impl L {
         self.caps.editor = Some(VerbSet {
             verbs: verbs.iter().copied().collect(),
             origin,
+            at: Default::default(),
         });
         self
     }

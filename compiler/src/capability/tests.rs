@@ -383,3 +383,43 @@ fn a_vouched_link_in_an_allowed_directory_admits_its_target_and_the_kernel_agree
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_bare_name_is_a_run_place_like_a_path() {
+    // the name lands on /opt/t/bin/tool on PATH: that file reads, in the judgment and in
+    // the projection every kernel plan is rendered from; its neighbour does not
+    let h = FakeHost::new().on_path("tool", "/opt/t/bin/tool");
+    let s = GrantStack::new(vec![L::new("a").name("tool", allow()).read("/etc").done()]);
+    let a = s.admit("tool", &[], &h).unwrap();
+    assert_eq!(a.program_real().as_str(), "/opt/t/bin/tool");
+    assert!(s.read("/opt/t/bin/tool", &h).is_ok());
+    assert!(s.read("/opt/t/bin/other", &h).is_err());
+    let p = SandboxProjection::of(&s, &h, Some(&a));
+    let fs = p.fs.unwrap();
+    assert!(fs.read.contains(&"/opt/t/bin/tool".to_string()), "{fs:?}");
+    assert!(!fs.read.iter().any(|x| x == "/opt/t/bin"), "{fs:?}");
+    // a layer below the name's has no such place, as with a path allowance
+    let s = GrantStack::new(vec![
+        L::new("b").read("/etc").done(),
+        L::new("a").name("tool", allow()).done(),
+    ]);
+    assert_eq!(
+        s.admit("tool", &[], &h).unwrap_err().why.reason(),
+        "unreadable"
+    );
+    assert!(!SandboxProjection::of(&s, &h, None)
+        .fs
+        .unwrap()
+        .read
+        .contains(&"/opt/t/bin/tool".to_string()));
+    // an exclusion beats the place
+    let s = GrantStack::new(vec![L::new("a")
+        .name("tool", allow())
+        .read("/etc")
+        .deny("/opt/t/bin/tool")
+        .done()]);
+    assert_eq!(
+        s.admit("tool", &[], &h).unwrap_err().why.reason(),
+        "unreadable"
+    );
+}

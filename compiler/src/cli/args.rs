@@ -11,6 +11,10 @@ use std::path::PathBuf;
     about = "Policy compiler and linter for .ral capability profiles"
 )]
 pub struct Cli {
+    /// Print errors only: no warnings or notes, no progress line, no human `why` answer
+    /// (its exit code says it). Machine formats (json, sarif, github) are unchanged.
+    #[arg(short = 'q', long, global = true)]
+    pub quiet: bool,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -44,6 +48,11 @@ pub enum Command {
     /// Print the page for a diagnostic code or a lint.
     #[command(after_help = "Example:\n  ralc explain E0201\n  ralc explain deputy-prefix")]
     Explain(ExplainArgs),
+    /// Print a shell completion script (bash, zsh or fish) on stdout.
+    #[command(
+        after_help = "Example:\n  ralc completions bash > ~/.local/share/bash-completion/completions/ralc\n  ralc completions zsh > ~/.zfunc/_ralc\n  ralc completions fish > ~/.config/fish/completions/ralc.fish"
+    )]
+    Completions(CompletionsArgs),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -188,4 +197,19 @@ pub struct DeputyArgs {
 pub struct ExplainArgs {
     /// A diagnostic code (`E0201`) or a lint name (`deputy-prefix`).
     pub name: String,
+}
+
+/// The shells `ralc completions` writes for.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: CompletionShell,
 }

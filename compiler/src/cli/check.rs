@@ -7,8 +7,8 @@ use crate::diag::{self, Diagnostic, FileId, SourceMap, Span};
 use crate::typecheck::profile::TypedProfile;
 use std::io::IsTerminal;
 
-/// Exit code when any error was reported.
-pub const EXIT_ERRORS: i32 = 1;
+/// Exit code when any error was reported (the shared `cli::EXIT_NO`).
+pub const EXIT_ERRORS: i32 = super::EXIT_NO;
 
 /// The result of the front end over a list of layers.
 #[derive(Debug, Default)]
@@ -144,11 +144,22 @@ pub fn run(args: &CheckArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     };
-    let compiled = crate::compile::compile(req);
-    let mut diagnostics = compiled.diagnostics.clone();
-    diagnostics.extend(crate::lint::for_compiled(&compiled, &levels));
+    let (compiled, mut diagnostics) = super::progress::during("checking the profiles", || {
+        let compiled = crate::compile::compile(req);
+        let mut diagnostics = compiled.diagnostics.clone();
+        diagnostics.extend(crate::lint::for_compiled(&compiled, &levels));
+        (compiled, diagnostics)
+    });
     diag::sort(&mut diagnostics);
     let cwd = process_cwd();
+    let exit = if diagnostics.iter().any(|d| d.is_error()) {
+        EXIT_ERRORS
+    } else {
+        super::EXIT_OK
+    };
+    if args.format == Format::Human {
+        diagnostics = super::for_humans(&diagnostics);
+    }
     print!(
         "{}",
         render(
@@ -159,11 +170,7 @@ pub fn run(args: &CheckArgs) -> i32 {
             cwd.as_deref()
         )
     );
-    if diagnostics.iter().any(|d| d.is_error()) {
-        EXIT_ERRORS
-    } else {
-        0
-    }
+    exit
 }
 
 #[cfg(test)]

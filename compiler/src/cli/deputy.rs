@@ -157,7 +157,8 @@ pub fn run(args: &DeputyArgs) -> i32 {
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|p| p.to_str().map(str::to_string));
-    let compiled = crate::compile::compile(req);
+    let compiled =
+        super::progress::during("compiling the profiles", || crate::compile::compile(req));
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
         print!(
             "{}",
@@ -168,18 +169,24 @@ pub fn run(args: &DeputyArgs) -> i32 {
                 cwd.as_deref()
             )
         );
-        return super::check::EXIT_ERRORS;
+        return super::EXIT_NO;
     };
     let findings = without_allowed(deputy::deputy_prefixes(stack), &compiled.sources);
+    // under --quiet a human report is printed only when its findings fail the run
+    let silent = super::quiet() && args.format == Format::Human && !args.deny;
     print!(
         "{}",
-        report(
-            &findings,
-            args.format,
-            args.deny,
-            &compiled.sources,
-            cwd.as_deref()
-        )
+        if silent {
+            String::new()
+        } else {
+            report(
+                &findings,
+                args.format,
+                args.deny,
+                &compiled.sources,
+                cwd.as_deref(),
+            )
+        }
     );
     exit_code(&findings, args.deny)
 }

@@ -15,7 +15,7 @@ pub fn run(args: &ExplainArgs) -> i32 {
     match page(&args.name) {
         Some(p) => {
             print!("{p}");
-            0
+            super::EXIT_OK
         }
         None => {
             eprintln!(

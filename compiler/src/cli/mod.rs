@@ -4,15 +4,36 @@
 
 pub mod args;
 pub mod check;
+pub mod completions;
 pub mod deputy;
 pub mod explain;
+pub mod progress;
 pub mod render;
 pub mod run;
 pub mod show;
 pub mod why;
 
 use clap::Parser;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+/// `--quiet`, set once from the command line before any subcommand runs.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Whether `--quiet` was given: print errors only.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// The exit codes every command shares (`docs/cli.md`, "Exit codes"):
+/// 0 the command did its work and the answer is yes (clean, shown, granted, rendered);
+/// 1 the answer is no (errors found, withheld, the plan refuses, a denied finding) or a
+/// named profile is broken (cannot be read, parsed, typed or frozen: nothing is granted
+/// by a profile with errors, so every command answers no); 2 a usage error (clap's own
+/// code). `ralc run` alone differs, its 0–125 being the program's: a broken profile or a
+/// refusal is 126 (nothing ran) and a missing program 127.
+pub const EXIT_OK: i32 = 0;
+/// The answer is no, or a profile has errors.
+pub const EXIT_NO: i32 = 1;
 /// Exit code for a usage error (clap's own).
 pub const EXIT_USAGE: i32 = 2;
 
@@ -26,6 +47,7 @@ pub fn main() -> i32 {
             return code;
         }
     };
+    QUIET.store(cli.quiet, Ordering::Relaxed);
     match &cli.command {
         args::Command::Check(a) => check::run(a),
         args::Command::Show(a) => show::run(a),
@@ -34,7 +56,18 @@ pub fn main() -> i32 {
         args::Command::Run(a) => run::run(a),
         args::Command::Deputy(a) => deputy::run(a),
         args::Command::Explain(a) => explain::run(a),
+        args::Command::Completions(a) => completions::run(a),
     }
+}
+
+/// The diagnostics a human reader is shown: all of them, or under `--quiet` the errors
+/// only (machine formats always carry all).
+pub fn for_humans(diags: &[crate::diag::Diagnostic]) -> Vec<crate::diag::Diagnostic> {
+    diags
+        .iter()
+        .filter(|d| !quiet() || d.is_error())
+        .cloned()
+        .collect()
 }
 
 /// Whether human output may use colour: stdout/stderr is a terminal and `NO_COLOR` is

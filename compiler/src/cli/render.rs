@@ -2,7 +2,7 @@
 //! command line the launch would run, one argument per line (the launch prepared to the
 //! last step — every handle opened — and not spawned); the macOS Seatbelt profile as
 //! `.sbpl` text. Exit 0 rendered, 1 when the plan refuses what the stack asks (the reason
-//! on stderr, and in the Linux JSON `refused` list), 2 usage. Windows is not built yet.
+//! on stderr, and in the Linux JSON `refused` list) or a profile has errors, 2 usage. Windows is not built yet.
 
 use super::args::{RenderArgs, Target};
 use super::run::{admit_and_project, compile_stack, own_path, plan_for, EXIT_REFUSED};
@@ -10,8 +10,9 @@ use crate::capability::projection::SandboxProjection;
 use crate::capability::resolve::Resolve;
 use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
 
-pub const EXIT_RENDERED: i32 = 0;
-pub const EXIT_PLAN_REFUSES: i32 = 1;
+pub const EXIT_RENDERED: i32 = super::EXIT_OK;
+/// The plan refuses what the stack asks, or a profile has errors (`cli::EXIT_NO`).
+pub const EXIT_PLAN_REFUSES: i32 = super::EXIT_NO;
 
 pub fn run(args: &RenderArgs) -> i32 {
     match args.target {
@@ -60,7 +61,7 @@ fn macos(args: &RenderArgs) -> i32 {
         }
         return EXIT_PLAN_REFUSES;
     }
-    if profile.size() > crate::render::macos::SIZE_WARNING {
+    if profile.size() > crate::render::macos::SIZE_WARNING && !super::quiet() {
         eprintln!(
             "ralc render: warning: the profile is {} bytes, near the {} bytes sandbox-exec \
              takes inline",

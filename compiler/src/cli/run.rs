@@ -25,10 +25,10 @@ pub fn compile_stack(
 ) -> Result<(Compiled, GrantStack), (i32, String)> {
     let req = StackRequest::from_args(stack, positional)
         .map_err(|e| (super::EXIT_USAGE, format!("{who}: {e}")))?;
-    let mut compiled = compile::compile(req);
+    let mut compiled = super::progress::during("compiling the profiles", || compile::compile(req));
     let text = super::check::render(
         crate::cli::args::Format::Human,
-        &compiled.diagnostics,
+        &super::for_humans(&compiled.diagnostics),
         &compiled.sources,
         false,
         None,

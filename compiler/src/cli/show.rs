@@ -301,7 +301,8 @@ pub fn run(args: &ShowArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     };
-    let compiled = crate::compile::compile(req);
+    let compiled =
+        super::progress::during("compiling the profiles", || crate::compile::compile(req));
     let out = match args.format {
         Format::Human => render_human(&compiled.layers, &compiled.ctx),
         Format::Json => {
@@ -319,15 +320,13 @@ pub fn run(args: &ShowArgs) -> i32 {
         }
     };
     print!("{out}");
-    if !compiled.diagnostics.is_empty() {
-        eprint!(
-            "{}",
-            diag::human::render(&compiled.diagnostics, &compiled.sources, false)
-        );
+    let shown = super::for_humans(&compiled.diagnostics);
+    if !shown.is_empty() {
+        eprint!("{}", diag::human::render(&shown, &compiled.sources, false));
     }
     if compiled.has_errors() {
-        1
+        super::EXIT_NO
     } else {
-        0
+        super::EXIT_OK
     }
 }

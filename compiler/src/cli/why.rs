@@ -1,8 +1,9 @@
 //! `ralc why`: answer one judgment (`exec PROGRAM [ARGS…]`, `read PATH`, `write PATH`,
 //! `flag NAME`) with its verdict, reason and deciding entries, in human words or as one
 //! JSON object; `--batch FILE|-` answers one question per line, the stack compiled once.
-//! Exit 0 granted, 1 withheld, 2 for a usage or profile error (a batch exits 0 when every
-//! line was answered). It decides nothing itself: `GrantStack` judges, `guard` words.
+//! Exit 0 granted, 1 withheld or a profile with errors, 2 a usage error (a batch exits 0
+//! when every line was answered, 2 when one was not a question): the shared scheme of
+//! `cli::EXIT_*`. It decides nothing itself: `GrantStack` judges, `guard` words.
 
 use super::args::{Format, WhyArgs};
 use crate::capability::fs::FsOp;
@@ -14,9 +15,9 @@ use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-pub const EXIT_GRANTED: i32 = 0;
-pub const EXIT_WITHHELD: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_GRANTED: i32 = super::EXIT_OK;
+pub const EXIT_WITHHELD: i32 = super::EXIT_NO;
+pub const EXIT_USAGE: i32 = super::EXIT_USAGE;
 
 /// One question.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -270,6 +271,10 @@ pub fn respond(
     out: &mut String,
     err: &mut String,
 ) -> i32 {
+    if matches!(args.format, Format::Sarif | Format::Github) {
+        err.push_str("ralc why: --format sarif and github are not offered; use human or json\n");
+        return EXIT_USAGE;
+    }
     if let Some(file) = &args.batch {
         if !args.question.is_empty() {
             err.push_str("ralc why: give either --batch or a question, not both\n");
@@ -332,18 +337,29 @@ pub fn run(args: &WhyArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let compiled = crate::compile::compile(req);
-    let Some(stack) = compiled.stack.as_ref() else {
+    let compiled =
+        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
         eprint!(
             "{}",
-            crate::diag::human::render(&compiled.diagnostics, &compiled.sources, false)
+            crate::diag::human::render(
+                &super::for_humans(&compiled.diagnostics),
+                &compiled.sources,
+                false
+            )
         );
-        return EXIT_USAGE;
+        eprintln!("ralc why: the profiles have errors; nothing is answered");
+        return super::EXIT_NO;
     };
     let mut out = String::new();
     let mut err = String::new();
-    let code = respond(args, stack, &compiled.ctx, &read_batch, &mut out, &mut err);
-    print!("{out}");
+    let code = super::progress::during("answering", || {
+        respond(args, stack, &compiled.ctx, &read_batch, &mut out, &mut err)
+    });
+    // under --quiet a human answer is its exit code alone
+    if !(super::quiet() && args.format == Format::Human && args.batch.is_none()) {
+        print!("{out}");
+    }
     eprint!("{err}");
     code
 }

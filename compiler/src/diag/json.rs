@@ -1,10 +1,25 @@
 //! The `--format json` rendering of diagnostics. Its shape is a public interface:
 //! `{"diagnostics":[{"code","severity","message","file","line","column","end_line",
-//! "end_column","help"}],"summary":{"errors","warnings"}}`, lines and columns 1-based,
-//! columns in characters. It must never change shape silently.
+//! "end_column","help","labels":[{"message","file","line","column","end_line",
+//! "end_column"}],"notes":[…]}],"summary":{"errors","warnings"}}`, lines and columns
+//! 1-based, columns in characters (`labels` and `notes` are always arrays, possibly
+//! empty). It must never change shape silently.
 
 use super::{Diagnostic, SourceMap, Summary};
 use serde_json::{json, Value};
+
+/// A secondary label as a JSON object.
+fn label_value(l: &super::Label, sources: &SourceMap) -> Value {
+    let at = sources.locate(l.span);
+    json!({
+        "message": l.message,
+        "file": at.file.as_ref(),
+        "line": at.line,
+        "column": at.column,
+        "end_line": at.end_line,
+        "end_column": at.end_column,
+    })
+}
 
 /// One diagnostic as a JSON object.
 pub fn diagnostic_value(d: &Diagnostic, sources: &SourceMap) -> Value {
@@ -37,6 +52,8 @@ pub fn diagnostic_value(d: &Diagnostic, sources: &SourceMap) -> Value {
         "end_line": end_line,
         "end_column": end_column,
         "help": d.help,
+        "labels": d.labels.iter().map(|l| label_value(l, sources)).collect::<Vec<_>>(),
+        "notes": d.notes,
     })
 }
 
@@ -67,7 +84,26 @@ mod tests {
         let out = render(&[d], &sm);
         assert_eq!(
             out,
-            "{\"diagnostics\":[{\"code\":\"E0201\",\"severity\":\"error\",\"message\":\"unknown key `fss`\",\"file\":\"p.ral\",\"line\":3,\"column\":3,\"end_line\":3,\"end_column\":6,\"help\":\"the keys are exec, fs, net, detach, editor, shell\"}],\"summary\":{\"errors\":1,\"warnings\":0}}\n"
+            "{\"diagnostics\":[{\"code\":\"E0201\",\"severity\":\"error\",\"message\":\"unknown key `fss`\",\"file\":\"p.ral\",\"line\":3,\"column\":3,\"end_line\":3,\"end_column\":6,\"help\":\"the keys are exec, fs, net, detach, editor, shell\",\"labels\":[],\"notes\":[]}],\"summary\":{\"errors\":1,\"warnings\":0}}\n"
+        );
+    }
+
+    #[test]
+    fn notes_and_labels_are_kept() {
+        let mut sm = SourceMap::new();
+        let f = sm.add("p.ral", b"[\n  exec: [],\n  fss: []\n]\n".to_vec());
+        let d = Diagnostic::warning("redundant-entry", "covered")
+            .at(Span::new(f, 16, 19))
+            .with_label(Span::new(f, 4, 8), "covered by this entry")
+            .with_note("first note")
+            .with_note("second note");
+        let v: Value = serde_json::from_str(&render(&[d], &sm)).unwrap();
+        let d = &v["diagnostics"][0];
+        assert_eq!(d["notes"], json!(["first note", "second note"]));
+        assert_eq!(
+            d["labels"],
+            json!([{"message": "covered by this entry", "file": "p.ral", "line": 2,
+                    "column": 3, "end_line": 2, "end_column": 7}])
         );
     }
 }

@@ -58,7 +58,7 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "E0305",
         title: "xdg place lands outside home",
-        meaning: "An `xdg:` place must lie under home, judged on real forms (symlinks followed), so an `XDG_*_HOME` override or a symlinked default cannot carry a grant out of home. The message names where it lands.",
+        meaning: "An `xdg:` place must lie under home, judged on real forms (symlinks followed), so an `XDG_*_HOME` override, a symlinked default or a sub-path whose `..` climbs (`xdg:config/../../etc`) cannot carry a grant out of home: the sub-path is joined and folded before the judgment. The message names where it lands.",
         example: "[fs: [read: ['xdg:config/app']]]",
         fix: "Point the XDG variable under home, or grant the directory by its absolute path if that is meant.",
     },

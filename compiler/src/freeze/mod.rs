@@ -430,23 +430,48 @@ pub fn freeze(
         caps.detach = Some((d.value, out.origin(d.span, &written)));
     }
     if let Some(ed) = &profile.editor {
-        let written = snippet(sources, ed.span, "editor");
-        caps.editor = Some(VerbSet {
-            verbs: ed.value.clone(),
-            origin: out.origin(ed.span, &written),
-        });
+        caps.editor = Some(verb_set(
+            &out,
+            sources,
+            ed,
+            "editor",
+            crate::typecheck::profile::EditorVerb::as_str,
+        ));
     }
     if let Some(sh) = &profile.shell {
-        let written = snippet(sources, sh.span, "shell");
-        caps.shell = Some(VerbSet {
-            verbs: sh.value.clone(),
-            origin: out.origin(sh.span, &written),
-        });
+        caps.shell = Some(verb_set(
+            &out,
+            sources,
+            sh,
+            "shell",
+            crate::typecheck::profile::ShellVerb::as_str,
+        ));
     }
     caps.dead = out.dead;
     let mut diags = out.diags;
     crate::diag::sort(&mut diags);
     (caps, diags)
+}
+
+/// A verb set as frozen: its verbs, the whole set's origin, and each verb's own (written
+/// as the verb's name, however it was spelled).
+fn verb_set<V: Ord + Copy>(
+    out: &Out<'_>,
+    sources: &SourceMap,
+    typed: &crate::typecheck::profile::Spanned<std::collections::BTreeMap<V, Span>>,
+    key: &str,
+    name: fn(V) -> &'static str,
+) -> VerbSet<V> {
+    let written = snippet(sources, typed.span, key);
+    VerbSet {
+        verbs: typed.value.keys().copied().collect(),
+        origin: out.origin(typed.span, &written),
+        at: typed
+            .value
+            .iter()
+            .map(|(v, span)| (*v, out.origin(*span, name(*v))))
+            .collect(),
+    }
 }
 
 fn snippet(sources: &SourceMap, span: Span, fallback: &str) -> String {

@@ -197,9 +197,12 @@ pub fn expand_place(
                 .help(format!("set {} to an absolute directory", kind.var())));
             };
             let dir = fold_dots_under(&dir, rules);
+            // the sub-path is joined first: its `..` folds before the judgment, so
+            // `xdg:config/../../etc` cannot climb out of home
+            let joined = join_sub(ctx, &dir, sub, written)?;
             // judged on real forms: a symlink out of home is not contained
             let real_home = ctx.real_of(&home);
-            let real_dir = ctx.real_of(&dir);
+            let real_dir = ctx.real_of(&joined);
             let inside = match (&real_home, &real_dir) {
                 (Ok(h), Ok(d)) => path_within(Identity::Stored, h.as_str(), d.as_str()),
                 _ => false,
@@ -207,18 +210,23 @@ pub fn expand_place(
             if !inside {
                 let lands = real_dir
                     .map(|r| r.as_str().to_string())
-                    .unwrap_or_else(|_| dir.clone());
+                    .unwrap_or_else(|_| joined.clone());
                 let via = match from {
                     XdgSource::Override(v) => format!("{v}={dir}"),
                     XdgSource::HomeDefault => format!("the default `{dir}`"),
                 };
+                let climbs = if sub.is_empty() {
+                    String::new()
+                } else {
+                    format!(" and the sub-path `{sub}`")
+                };
                 return Err(Failure::new(
                     "E0305",
-                    format!("`{written}` lands at `{lands}` (through {via}), outside home `{home}`"),
+                    format!("`{written}` lands at `{lands}` (through {via}{climbs}), outside home `{home}`"),
                 )
                 .help("an xdg: place must lie under home; grant the directory by its absolute path if that is meant"));
             }
-            dir
+            return Ok(joined);
         }
     };
     join_sub(ctx, &base, sub, written)

@@ -6,6 +6,7 @@
 use super::judge::{at, components, ExecIndex, FsIndex, PathIndex};
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 use crate::capability::layer::{ExecKey, ExecRule, FsEntry, Origin};
+use crate::freeze::places::{read_head, Head, Place};
 use crate::typecheck::profile::{ExecKeyForm, ExecPolicy};
 
 pub static INFO: LintInfo = LintInfo {
@@ -13,13 +14,39 @@ pub static INFO: LintInfo = LintInfo {
     default_level: Level::Warn,
     authoring: true,
     summary: "an entry another entry of the same layer already covers",
-    what: "Reports an entry that adds nothing to its layer because another entry of the same layer and polarity covers it: a read prefix beneath a read or write prefix (writing reads), a write prefix beneath a write prefix, an exclusion beneath an exclusion, an exec directory beneath a directory with the same policy and no key of the other policy between them. Of two entries naming the same place, the later is reported. Selector keys (`path:`, `system:`, …) are never judged redundant: what they name depends on the machine.",
+    what: "Reports an entry that adds nothing to its layer because another entry of the same layer and polarity covers it: a read prefix beneath a read or write prefix (writing reads), a write prefix beneath a write prefix, an exclusion beneath an exclusion, an exec directory beneath a directory with the same policy and no key of the other policy between them. Of two entries naming the same place, the later is reported. An entry is reported only when the cover holds on every machine: both entries are absolute paths, or both open with the same place (`gitdir:/hooks` under `gitdir:`). A selector (`path:`, `system:`, …) or a place the other entry does not share (`tempdir:` inside `/tmp`, `~/src` inside `/home`) is never judged redundant: where it lands depends on the machine.",
     why: "Redundant entries make a profile longer to review and hide which entry decides; removing the covering entry later silently changes what the redundant one was thought to do.",
     example: "[\n  fs: [read: ['~/src', '~/src/app']],\n]",
     fix: "Remove the covered entry (or the covering one, if the narrower was meant).",
 };
 
 pub struct RedundantEntry;
+
+/// What an entry's place depends on: `None` for an absolute path, the place for a place
+/// (`~`, `cwd:`, `tempdir:`, `gitdir:`, `xdg:KIND`), and `Machine` for a selector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Anchor<'a> {
+    Absolute,
+    Place(Place<'a>),
+    Machine,
+}
+
+fn anchor(written: &str) -> Anchor<'_> {
+    match read_head(written) {
+        Head::Place { place, .. } => Anchor::Place(place),
+        Head::Selector(_) | Head::SelectorWithSub(..) | Head::UnknownSelector(_) => Anchor::Machine,
+        Head::BadTilde | Head::Path => Anchor::Absolute,
+    }
+}
+
+/// Whether `cover` covering `e` holds on every machine, not only this one: both are
+/// absolute paths, or both open with the same place (`gitdir:/hooks` under `gitdir:`).
+/// A selector, or a place where the other is not (`tempdir:` inside `/tmp`, `~/x` inside
+/// `/home`), lands where the machine puts it: never redundant by accident of this host.
+fn covers_everywhere(e: &Origin, cover: &Origin) -> bool {
+    let (a, b) = (anchor(&e.written), anchor(&cover.written));
+    a == b && a != Anchor::Machine
+}
 
 fn earlier(a: &Origin, b: &Origin) -> bool {
     (a.span.file, a.span.start) < (b.span.file, b.span.start)
@@ -34,7 +61,9 @@ fn fs_cover<'a>(
     idx.covering(e.path.real().as_str())
         .into_iter()
         .find(|(d, c)| {
-            !std::ptr::eq(*c, e) && (*d < own || !same_kind || earlier(&c.origin, &e.origin))
+            !std::ptr::eq(*c, e)
+                && covers_everywhere(&e.origin, &c.origin)
+                && (*d < own || !same_kind || earlier(&c.origin, &e.origin))
         })
         .map(|(_, c)| c)
 }
@@ -73,6 +102,7 @@ fn exec_cover<'a>(
     let cover = same.covering(path).into_iter().find(|(d, c)| {
         !std::ptr::eq(*c, r)
             && eligible(c)
+            && covers_everywhere(&r.origin, &c.origin)
             && c.policy == r.policy
             && (*d < own || earlier(&c.origin, &r.origin))
     })?;
@@ -160,6 +190,43 @@ mod tests {
         assert!(msgs[2].starts_with("the write prefix `/tmp`"));
         assert!(msgs[3].starts_with("the exclusion `/home/u/.SSH/id`"));
         assert!(msgs[4].starts_with("the exec directory `/usr/bin/`"));
+    }
+
+    #[test]
+    fn a_machine_dependent_place_or_selector_is_never_redundant() {
+        let mut sm = SourceMap::new();
+        let layers = vec![LayerBuilder::new("a.ral")
+            .write("/")
+            .read_real("tempdir:", "/tmp")
+            .read_real("gitdir:", "/home/u/p/.git")
+            .write_real("xdg:cache", "/home/u/.cache")
+            .read_real("~/src", "/home/u/src")
+            .read_real("path:", "/usr/bin")
+            .exec_dir("/usr/", Allow)
+            .exec_dir_real("~/.cargo/bin/", "/usr/local/cargo/bin/", Allow)
+            .build(&mut sm)];
+        let f = check(&RedundantEntry, &layers, &sm);
+        assert!(
+            f.is_empty(),
+            "{:#?}",
+            f.iter().map(|f| &f.message).collect::<Vec<_>>()
+        );
+        // the same place on both sides covers everywhere
+        let mut sm = SourceMap::new();
+        let layers = vec![LayerBuilder::new("a.ral")
+            .read_real("gitdir:", "/home/u/p/.git")
+            .read_real("gitdir:/hooks", "/home/u/p/.git/hooks")
+            .read_real("~", "/home/u")
+            .read_real("~/src", "/home/u/src")
+            .build(&mut sm)];
+        let f = check(&RedundantEntry, &layers, &sm);
+        let msgs: Vec<_> = f.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(msgs.len(), 2, "{msgs:#?}");
+        assert!(
+            msgs[0].starts_with("the read prefix `gitdir:/hooks`"),
+            "{msgs:#?}"
+        );
+        assert!(msgs[1].starts_with("the read prefix `~/src`"), "{msgs:#?}");
     }
 
     #[test]

@@ -161,13 +161,16 @@ pub fn render(
                     binds.push(bind(d, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
                 }
             }
-            binds.push(bind(
-                &program.real,
-                Access::ReadOnly,
-                Layer::Shown,
-                BindWhy::Image,
-            ));
-            if writable(&program.real) {
+            // the image: none without a program (the stack's plan alone)
+            if !program.real.is_empty() {
+                binds.push(bind(
+                    &program.real,
+                    Access::ReadOnly,
+                    Layer::Shown,
+                    BindWhy::Image,
+                ));
+            }
+            if !program.real.is_empty() && writable(&program.real) {
                 binds.push(bind(
                     &program.real,
                     Access::ReadOnly,
@@ -389,6 +392,40 @@ mod tests {
         // Deterministic, and round-trips through JSON.
         assert_eq!(render(&proj, &prog(), "/home/u/proj", "/x/ralc"), plan);
         assert_eq!(LinuxPlan::from_json(&plan.to_json()), Ok(plan));
+    }
+
+    #[test]
+    fn without_a_program_no_empty_path_is_bound_or_admitted() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                read: vec!["/home/u/proj".into()],
+                ..FsProjection::default()
+            }),
+            exec: ExecProjection::Restricted(KernelExecRules {
+                allow_dirs: vec!["/usr/bin".into()],
+                ..KernelExecRules::default()
+            }),
+            net_offline: false,
+        };
+        let plan = render(&proj, &LaunchProgram::default(), "/home/u/proj", "/x/ralc");
+        assert!(
+            plan.binds.iter().all(|b| !b.path.is_empty()),
+            "{:?}",
+            plan.binds
+        );
+        assert!(!plan.binds.iter().any(|b| b.why == BindWhy::Image));
+        assert!(plan.landlock.read.iter().all(|p| !p.is_empty()));
+        assert!(plan.landlock.write.iter().all(|p| !p.is_empty()));
+        let ex = plan.landlock.exec.as_ref().unwrap();
+        assert!(ex.files.iter().all(|p| !p.is_empty()), "{:?}", ex.files);
+        assert!(plan.refused.is_empty(), "{:?}", plan.refused);
+        // with a program, its image is bound and admitted
+        let plan = render(&proj, &prog(), "/home/u/proj", "/x/ralc");
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/usr/bin/true" && b.why == BindWhy::Image));
+        assert!(plan.landlock.read.contains(&"/usr/bin/true".to_string()));
     }
 
     #[test]

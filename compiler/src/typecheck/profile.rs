@@ -5,7 +5,7 @@
 //! This is a shared interface between the front end and the freeze; it holds data only.
 
 use crate::diag::Span;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A value with the span it was written at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,8 +32,9 @@ pub struct TypedProfile {
     pub fs: Option<Spanned<FsEntries>>,
     pub net: Option<Spanned<NetOpinion>>,
     pub detach: Option<Spanned<bool>>,
-    pub editor: Option<Spanned<BTreeSet<EditorVerb>>>,
-    pub shell: Option<Spanned<BTreeSet<ShellVerb>>>,
+    /// Each permitted verb with the span of its spelling.
+    pub editor: Option<Spanned<BTreeMap<EditorVerb, Span>>>,
+    pub shell: Option<Spanned<BTreeMap<ShellVerb, Span>>>,
     /// Entries the typecheck recognised in a legacy spelling (`net: false`, a record of
     /// Bools for a verb set), for the `legacy-form` lint: the span and the canonical text.
     pub legacy: Vec<LegacyForm>,

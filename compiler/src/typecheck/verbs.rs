@@ -1,10 +1,11 @@
 //! The verb sets `editor` and `shell` (spec §2.5) in both spellings: a list of the
-//! permitted verbs, or a record of Bools (the legacy spelling, recorded for a lint).
+//! permitted verbs, or a record of Bools (the legacy spelling, recorded for a lint). Each
+//! permitted verb keeps the span of its first spelling, so a judgment can quote it.
 
 use super::profile::{LegacyForm, Spanned};
 use crate::diag::Diagnostic;
 use crate::eval::{Value, ValueKind};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 pub fn check_verbs<V: Copy + Ord>(
     key: &str,
@@ -13,7 +14,7 @@ pub fn check_verbs<V: Copy + Ord>(
     name: fn(V) -> &'static str,
     legacy: &mut Vec<LegacyForm>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Spanned<BTreeSet<V>>> {
+) -> Option<Spanned<BTreeMap<V, crate::diag::Span>>> {
     let known: Vec<&str> = all.iter().map(|v| name(*v)).collect();
     let find = |s: &str| all.iter().copied().find(|v| name(*v) == s);
     let unknown = |verb: &str, span, diags: &mut Vec<Diagnostic>| {
@@ -23,7 +24,7 @@ pub fn check_verbs<V: Copy + Ord>(
                 .with_help(format!("the `{key}` verbs are {}", known.join(", "))),
         );
     };
-    let mut set = BTreeSet::new();
+    let mut set: BTreeMap<V, crate::diag::Span> = BTreeMap::new();
     let mut ok = true;
     match &v.kind {
         ValueKind::List(items) => {
@@ -31,7 +32,7 @@ pub fn check_verbs<V: Copy + Ord>(
                 match &it.kind {
                     ValueKind::Str(s) => match find(s) {
                         Some(verb) => {
-                            set.insert(verb);
+                            set.entry(verb).or_insert(it.span);
                         }
                         None => {
                             unknown(s, it.span, diags);
@@ -61,7 +62,7 @@ pub fn check_verbs<V: Copy + Ord>(
                 }
                 match (&f.value.kind, verb) {
                     (ValueKind::Bool(true), Some(verb)) => {
-                        set.insert(verb);
+                        set.entry(verb).or_insert(f.key_span.to(f.value.span));
                     }
                     (ValueKind::Bool(_), _) => {}
                     (other, _) => {
@@ -80,7 +81,7 @@ pub fn check_verbs<V: Copy + Ord>(
                 }
             }
             if ok {
-                let canon: Vec<&str> = set.iter().map(|v| name(*v)).collect();
+                let canon: Vec<&str> = set.keys().map(|v| name(*v)).collect();
                 legacy.push(LegacyForm {
                     span: v.span,
                     written: format!(
