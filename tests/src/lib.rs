@@ -1,3 +1,4 @@
 //! Helpers the suites in `tests/` share.
 
+pub mod multitool;
 pub mod sbpl;

@@ -7,6 +7,7 @@ pub mod index;
 pub mod lattice;
 pub mod layer;
 pub mod projection;
+pub mod residual;
 pub mod resolve;
 pub mod stack;
 pub mod table;

@@ -45,6 +45,11 @@ pub enum Command {
     /// The deputy-prefix report (directories both runnable and writable), for code review.
     #[command(after_help = "Example:\n  ralc deputy -p profile.ral --format github")]
     Deputy(DeputyArgs),
+    /// What NEW grants that OLD did not (and the reverse), per axis, with the entries.
+    #[command(
+        after_help = "Example:\n  ralc diff old.ral new.ral\n  ralc diff --old -p base.ral --old -p old.ral --new -p base.ral --new -p new.ral --format json\n\nExit: 0 NEW does not widen, 1 it widens (or is incomparable), 2 usage or a broken profile."
+    )]
+    Diff(DiffArgs),
     /// Print the page for a diagnostic code or a lint.
     #[command(after_help = "Example:\n  ralc explain E0201\n  ralc explain deputy-prefix")]
     Explain(ExplainArgs),
@@ -197,6 +202,23 @@ pub struct DeputyArgs {
 pub struct ExplainArgs {
     /// A diagnostic code (`E0201`) or a lint name (`deputy-prefix`).
     pub name: String,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct DiffArgs {
+    /// The two-file short form: OLD NEW.
+    #[arg(value_name = "FILE", num_args = 0..=2)]
+    pub files: Vec<String>,
+    /// A layer of OLD: `-p FILE`, `--restrict FILE` or `--extend FILE` (repeatable).
+    #[arg(long, num_args = 2, value_names = ["ROLE", "FILE"], allow_hyphen_values = true, action = clap::ArgAction::Append)]
+    pub old: Vec<String>,
+    /// A layer of NEW, as for `--old`.
+    #[arg(long, num_args = 2, value_names = ["ROLE", "FILE"], allow_hyphen_values = true, action = clap::ArgAction::Append)]
+    pub new: Vec<String>,
+    #[command(flatten)]
+    pub anchor: AnchorArgs,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
 /// The shells `ralc completions` writes for.

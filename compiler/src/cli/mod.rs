@@ -6,6 +6,7 @@ pub mod args;
 pub mod check;
 pub mod completions;
 pub mod deputy;
+pub mod diff;
 pub mod explain;
 pub mod progress;
 pub mod render;
@@ -56,6 +57,7 @@ pub fn main() -> i32 {
         args::Command::Run(a) => run::run(a),
         args::Command::Deputy(a) => deputy::run(a),
         args::Command::Explain(a) => explain::run(a),
+        args::Command::Diff(a) => diff::run(a),
         args::Command::Completions(a) => completions::run(a),
     }
 }

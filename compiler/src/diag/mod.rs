@@ -221,6 +221,34 @@ impl SourceMap {
             end_column,
         }
     }
+    /// The context a reader sees around a span: the whole lines it touches and one line
+    /// on either side where there is one (without the last line's newline).
+    pub fn context_of(&self, span: Span) -> Span {
+        let file = self.get(span.file);
+        let bytes = &file.bytes;
+        let len = bytes.len();
+        let end = span.end.min(len);
+        let start = span.start.min(end);
+        // the start of the line before the first touched line
+        let line_start = |at: usize| {
+            bytes[..at]
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+        };
+        let first = line_start(start);
+        let first = if first == 0 { 0 } else { line_start(first - 1) };
+        // the end of the line after the last touched line
+        let line_end = |at: usize| {
+            bytes[at..]
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(len, |i| at + i)
+        };
+        let last = line_end(end);
+        let last = if last < len { line_end(last + 1) } else { len };
+        Span::new(span.file, first, last)
+    }
     /// The source text a span covers (lossy).
     pub fn snippet(&self, span: Span) -> String {
         let file = self.get(span.file);
@@ -275,6 +303,20 @@ pub fn sort(diags: &mut [Diagnostic]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn context_is_the_touched_lines_and_one_either_side() {
+        let mut sm = SourceMap::new();
+        let f = sm.add("p", b"a\nbb\ncc\ndd\ne".to_vec());
+        // "cc" (offsets 5..7): lines 2..4
+        assert_eq!(sm.snippet(sm.context_of(Span::new(f, 5, 7))), "bb\ncc\ndd");
+        // the first line has no line before it; the last none after
+        assert_eq!(sm.snippet(sm.context_of(Span::new(f, 0, 1))), "a\nbb");
+        assert_eq!(sm.snippet(sm.context_of(Span::new(f, 11, 12))), "dd\ne");
+        // a span over the whole file is its own context
+        let whole = sm.context_of(Span::new(f, 0, 12));
+        assert_eq!((whole.start, whole.end), (0, 12));
+    }
 
     #[test]
     fn line_and_column_are_one_based_and_count_characters() {

@@ -1,25 +1,38 @@
 //! The SARIF 2.1.0 rendering of diagnostics, for code-scanning tools: one run, the tool's
-//! rules (lints and codes, with help text and absolute help URIs), one result per
-//! diagnostic with its physical location in the profile (RFC 3986 artifact URIs: relative
-//! to the working directory with `uriBaseId` `SRCROOT`, else `file:///…`) and its labels
-//! as related locations. Pure: it is given the working directory, it never asks for it.
+//! rules (lints and codes, each with a friendly name, its explain page as help text and
+//! a help URI under the project's declared home),
+//! one result per diagnostic with its physical location in the profile (RFC 3986 artifact
+//! URIs: relative to the working directory with `uriBaseId` `SRCROOT`, else `file:///…`;
+//! the region with its snippet, and the whole lines around it as the context region) and
+//! its labels as related locations. Pure: it is given the working directory, it never asks
+//! for it. Web addresses come from one place, the workspace's `repository`; the help
+//! itself travels in the log. Which validator notes stay, and why: `docs/cli.md`.
 
 use super::{Diagnostic, Severity, SourceMap, Span};
 use serde_json::{json, Map, Value};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 pub const BASE_ID: &str = "SRCROOT";
+/// The project's home, as `Cargo.toml` declares it (`repository`).
+pub const HOME: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// A page of the repository's documentation, as an absolute URI (`docs/lints.md#x`).
+pub fn doc_uri(page_and_anchor: &str) -> String {
+    format!("{HOME}/blob/main/{page_and_anchor}")
+}
 
 /// One rule of the tool's driver.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule {
     /// The diagnostic code or lint name, the result's `ruleId`.
     pub id: String,
+    /// The friendly name: one Pascal-case identifier ([`friendly_name`]).
+    pub name: String,
     pub short: String,
     pub full: String,
     /// The explain page.
     pub help: String,
-    /// Absolute.
+    /// Absolute ([`doc_uri`]).
     pub help_uri: String,
     /// Default level (`None`: allowed by default).
     pub level: Option<Severity>,
@@ -39,6 +52,22 @@ fn level(s: Option<Severity>) -> &'static str {
         Some(Severity::Note) => "note",
         None => "none",
     }
+}
+
+/// A rule's friendly name: the words of `text` (split at anything not alphanumeric), each
+/// capitalised and the rest lower case (Pascal case has no runs of capitals), joined —
+/// `deputy-prefix` → `DeputyPrefix`, `not valid UTF-8` → `NotValidUtf8`.
+pub fn friendly_name(text: &str) -> String {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        // articles drop out: a one-letter word would make a run of capitals (`InARecord`)
+        .filter(|w| !w.is_empty() && !["a", "an", "the"].contains(&w.to_ascii_lowercase().as_str()))
+        .map(|w| {
+            let mut cs = w.chars();
+            cs.next()
+                .map(|c| c.to_ascii_uppercase().to_string() + &cs.as_str().to_ascii_lowercase())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// Percent-encode a path for a URI: unreserved characters and `/` stay.
@@ -117,18 +146,28 @@ pub fn artifact_location(name: &str, opts: &Options) -> Value {
 
 fn physical(span: Span, sources: &SourceMap, opts: &Options) -> Option<Value> {
     sources.try_get(span.file)?;
+    let region = |s: Span| {
+        let l = sources.locate(s);
+        json!({
+            "startLine": l.line,
+            "startColumn": l.column,
+            "endLine": l.end_line,
+            "endColumn": l.end_column,
+            "snippet": { "text": sources.snippet(s) },
+        })
+    };
     let l = sources.locate(span);
-    Some(json!({
-        "physicalLocation": {
-            "artifactLocation": artifact_location(&l.file, opts),
-            "region": {
-                "startLine": l.line,
-                "startColumn": l.column,
-                "endLine": l.end_line,
-                "endColumn": l.end_column,
-            }
-        }
-    }))
+    let mut loc = json!({
+        "artifactLocation": artifact_location(&l.file, opts),
+        "region": region(span),
+    });
+    // SARIF wants the context a proper superset of the region; a span that already
+    // covers its whole file has none.
+    let context = sources.context_of(span);
+    if (context.start, context.end) != (span.start, span.end) {
+        loc["contextRegion"] = region(context);
+    }
+    Some(json!({ "physicalLocation": loc }))
 }
 
 /// The SARIF log, with the working directory unknown (relative names stay relative).
@@ -148,6 +187,7 @@ pub fn render_with(
         .map(|r| {
             json!({
                 "id": r.id,
+                "name": r.name,
                 "shortDescription": {"text": r.short},
                 "fullDescription": {"text": r.full},
                 "help": {"text": r.help},
@@ -201,7 +241,7 @@ pub fn render_with(
             "driver": {
                 "name": "ralc",
                 "version": env!("CARGO_PKG_VERSION"),
-                "informationUri": "https://github.com/ralc/ralc",
+                "informationUri": HOME,
                 "rules": rules_json,
             }
         },
@@ -263,6 +303,15 @@ mod tests {
     }
 
     #[test]
+    fn friendly_names_are_pascal_case() {
+        assert_eq!(friendly_name("deputy-prefix"), "DeputyPrefix");
+        assert_eq!(friendly_name("unknown key `x`"), "UnknownKeyX");
+        assert_eq!(friendly_name("not valid UTF-8"), "NotValidUtf8");
+        assert_eq!(friendly_name("a key in a record"), "KeyInRecord");
+        assert_eq!(friendly_name(""), "");
+    }
+
+    #[test]
     fn results_carry_rule_ids_levels_and_regions() {
         let mut sm = SourceMap::new();
         let f = sm.add("p.ral", b"[\n  fs: [write: ['/']]\n]\n".to_vec());
@@ -274,7 +323,8 @@ mod tests {
             short: "s".into(),
             full: "f".into(),
             help: "h".into(),
-            help_uri: "https://example.org/lints#broad-write".into(),
+            name: "BroadWrite".into(),
+            help_uri: doc_uri("docs/lints.md#broad-write"),
             level: Some(Severity::Warning),
         }];
         let v: Value = serde_json::from_str(&render_with(&d, &sm, &rules, &o("/w"))).unwrap();
@@ -286,6 +336,21 @@ mod tests {
         assert_eq!(
             (reg["startLine"].as_u64(), reg["startColumn"].as_u64()),
             (Some(2), Some(15))
+        );
+        assert_eq!(reg["snippet"]["text"], "['/");
+        let ctx = &r["locations"][0]["physicalLocation"]["contextRegion"];
+        assert_eq!(ctx["snippet"]["text"], "[\n  fs: [write: ['/']]\n]");
+        assert_eq!(
+            (ctx["startLine"].as_u64(), ctx["startColumn"].as_u64()),
+            (Some(1), Some(1))
+        );
+        assert_eq!(
+            (ctx["endLine"].as_u64(), ctx["endColumn"].as_u64()),
+            (Some(3), Some(2))
+        );
+        assert_eq!(
+            v["runs"][0]["tool"]["driver"]["rules"][0]["name"],
+            "BroadWrite"
         );
         assert_eq!(r["relatedLocations"][0]["message"]["text"], "here");
         assert_eq!(

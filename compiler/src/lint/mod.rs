@@ -27,9 +27,6 @@ use crate::path::frozen::RealPath;
 use crate::typecheck::profile::TypedProfile;
 use std::collections::BTreeMap;
 
-/// Where a lint's page is published (absolute, for SARIF `helpUri`).
-pub const HELP_BASE: &str = "https://github.com/ralc/ralc/blob/main/docs/lints.md";
-
 /// A lint's level. `Note` is only ever a default (a lint that informs); `-W` raises it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Level {
@@ -343,8 +340,8 @@ pub(crate) fn to_diagnostic(info: &LintInfo, sev: Severity, f: Finding) -> Diagn
     d
 }
 
-/// The SARIF rules: every lint, then every registered diagnostic code, with help text
-/// and an absolute help URI.
+/// The SARIF rules: every lint, then every registered diagnostic code, with a friendly
+/// name, the explain page as help text and its page in `docs/` as help URI.
 pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
     let mut v: Vec<crate::diag::sarif::Rule> = registry::all()
         .iter()
@@ -355,7 +352,8 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
                 short: i.summary.to_string(),
                 full: format!("{}\n\n{}", i.what, i.why),
                 help: docs::page(i),
-                help_uri: format!("{HELP_BASE}#{}", i.name),
+                name: crate::diag::sarif::friendly_name(i.name),
+                help_uri: crate::diag::sarif::doc_uri(&format!("docs/lints.md#{}", i.name)),
                 level: i.default_level.severity(),
             }
         })
@@ -366,10 +364,11 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
             short: c.title.to_string(),
             full: c.meaning.to_string(),
             help: crate::diag::codes::explain_page(c),
-            help_uri: format!(
-                "https://github.com/ralc/ralc/blob/main/docs/codes.md#{}",
+            name: crate::diag::sarif::friendly_name(c.title),
+            help_uri: crate::diag::sarif::doc_uri(&format!(
+                "docs/codes.md#{}",
                 c.code.to_ascii_lowercase()
-            ),
+            )),
             level: Some(Severity::Error),
         });
     }
@@ -395,6 +394,29 @@ pub(crate) mod testkit;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sarif_rules_have_unique_ids_and_pascal_case_friendly_names() {
+        let rules = sarif_rules();
+        let ids: std::collections::BTreeSet<_> = rules.iter().map(|r| &r.id).collect();
+        let names: std::collections::BTreeSet<_> = rules.iter().map(|r| &r.name).collect();
+        assert_eq!(ids.len(), rules.len());
+        assert_eq!(names.len(), rules.len(), "two rules share a friendly name");
+        for r in &rules {
+            assert!(
+                r.name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && r.name.chars().all(|c| c.is_ascii_alphanumeric())
+                    && !r
+                        .name
+                        .as_bytes()
+                        .windows(2)
+                        .any(|w| { w[0].is_ascii_uppercase() && w[1].is_ascii_uppercase() }),
+                "{}: {}",
+                r.id,
+                r.name
+            );
+        }
+    }
 
     #[test]
     fn cli_levels_reject_unknown_lints_and_take_the_strictest() {

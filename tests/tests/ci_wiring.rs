@@ -1,0 +1,152 @@
+//! The CI wiring people copy, run as it runs: `scripts/review-profiles` (the command
+//! `action.yml` runs) on a real git history where a profile change introduces a deputy
+//! prefix and widens exec, and every hook of `.pre-commit-hooks.yaml` on the code-review
+//! example's profiles. The action's install step (`cargo install`) is not re-run here:
+//! the test runs the binary this build made.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    ralc_tests::multitool::repo()
+}
+
+fn ralc_bin() -> PathBuf {
+    let me = std::env::current_exe().expect("current_exe");
+    let bin = me
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("ralc");
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first",
+        bin.display()
+    );
+    bin
+}
+
+fn run(program: &Path, args: &[&str], dir: &Path, env: &[(&str, String)]) -> Output {
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "test: runs git, the review script and the hooks' commands"
+    )]
+    let mut c = Command::new(program);
+    c.args(args).current_dir(dir).env("NO_COLOR", "1");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the command runs")
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let mut all = vec![
+        "-c",
+        "user.name=ralc test",
+        "-c",
+        "user.email=test@ralc.invalid",
+    ];
+    all.extend(args);
+    let o = run(Path::new("git"), &all, dir, &[]);
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn the_actions_review_annotates_a_widening_change() {
+    let action = std::fs::read_to_string(repo().join("action.yml")).expect("action.yml");
+    assert!(action.contains("\"$GITHUB_ACTION_PATH/scripts/review-profiles\" \"$BASE\""));
+    let dir = tempfile::tempdir().expect("scratch");
+    let w = dir.path();
+    git(w, &["init", "-q"]);
+    std::fs::create_dir_all(w.join("profiles")).expect("mkdir");
+    let example = repo().join("examples/code-review");
+    std::fs::copy(example.join("before.ral"), w.join("profiles/p.ral")).expect("copy");
+    git(w, &["add", "."]);
+    git(w, &["commit", "-qm", "base"]);
+    std::fs::copy(example.join("after.ral"), w.join("profiles/p.ral")).expect("copy");
+    git(w, &["commit", "-qam", "let the scripts run"]);
+    let script = repo().join("scripts/review-profiles");
+    let env = |fail: &str| {
+        vec![
+            ("RALC", ralc_bin().display().to_string()),
+            (
+                "RALC_ARGS",
+                "--home /home/dev --cwd /home/dev/project".to_string(),
+            ),
+            ("RALC_FAIL_ON_WIDEN", fail.to_string()),
+        ]
+    };
+    let o = run(&script, &["HEAD~1"], w, &env("0"));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // deputy: the new exec entry makes a writable directory runnable
+    assert!(
+        out.contains("::warning file=profiles/p.ral,line=11,col=13::deputy-prefix"),
+        "{out}"
+    );
+    // diff: the widening, located at NEW's granting entry (line 7, column 5)
+    assert!(
+        out.contains(
+            "::warning file=profiles/p.ral,line=7,col=5::widens: exec widens: /home/dev/project/scripts/"
+        ),
+        "{out}"
+    );
+    let o = run(&script, &["HEAD~1"], w, &env("1"));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "RALC_FAIL_ON_WIDEN=1 fails a widening"
+    );
+    // no change of profiles: nothing to say
+    let o = run(&script, &["HEAD"], w, &env("1"));
+    assert!(o.status.success());
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn every_pre_commit_hook_runs_and_judges() {
+    let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).expect("hooks");
+    let entries: Vec<&str> = hooks
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("entry: "))
+        .collect();
+    assert!(entries.len() >= 2, "{entries:?}");
+    let example = repo().join("examples/code-review");
+    let mut failed_after = 0;
+    for entry in &entries {
+        let mut words = entry.split_whitespace();
+        assert_eq!(words.next(), Some("ralc"), "{entry}");
+        let mut args: Vec<&str> = words.collect();
+        args.extend(["--home", "/home/dev", "--cwd", "/home/dev/project"]);
+        let before = run(
+            &ralc_bin(),
+            &[args.as_slice(), &["before.ral"]].concat(),
+            &example,
+            &[],
+        );
+        assert!(before.status.success(), "{entry} before.ral: {before:?}");
+        let after = run(
+            &ralc_bin(),
+            &[args.as_slice(), &["after.ral"]].concat(),
+            &example,
+            &[],
+        );
+        if !after.status.success() {
+            failed_after += 1;
+        }
+    }
+    // the deputy hook stops the commit that introduces the deputy prefix
+    assert!(failed_after >= 1);
+}
