@@ -112,6 +112,23 @@ pub fn compile(req: StackRequest) -> Compiled {
     }
 }
 
+impl Compiled {
+    /// The files this stack was read from (every `-p`, `--extend` and `--restrict` layer
+    /// that is a file, not `std:`), as real paths: what a launch keeps read-only and
+    /// rename-proof in its envelope.
+    pub fn profile_files(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .layers
+            .iter()
+            .filter_map(|l| l.source.path.as_ref())
+            .map(|p| p.real().as_str().to_owned())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
 /// Compose frozen layers by role: `(base ∨ extension…) ∧ restrict…`, with the floor.
 pub fn compose(layers: &[Capabilities], ctx: &FreezeCtx) -> GrantStack {
     let of_role = |role| {

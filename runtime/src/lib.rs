@@ -1,7 +1,11 @@
 //! ralc-runtime: the plan types ralc's back ends render (`LinuxPlan`, …) and their
-//! enforcement on Linux: bwrap, Landlock and seccomp, and the `--warrant` trampoline.
+//! enforcement on Linux: bwrap, Landlock and seccomp, and the `--warrant` trampoline; on
+//! macOS, the launch under a Seatbelt profile (`macos`; its pure parts build everywhere).
 //! It knows nothing of profiles: it consumes a versioned plan and an admitted program.
 
+pub mod denial;
+pub mod environment;
+pub mod macos;
 pub mod plan;
 
 #[cfg(target_os = "linux")]

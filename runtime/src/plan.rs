@@ -59,6 +59,14 @@ pub enum BindWhy {
     WriteDeny,
     /// ralc's own executable, read-only at its current name.
     SelfPin,
+    /// A profile file the launch read (`-p`, `--extend`, `--restrict`) under a writable
+    /// bind: read-only in the envelope, so a confined program cannot rewrite what
+    /// confines its next run.
+    Profile,
+    /// An ancestor, beneath a writable bind, of an exclusion, a write exclusion or a
+    /// profile file, bound over itself: a mount point cannot be renamed, removed or
+    /// replaced, so the protected path keeps its name for this run and the next.
+    RenameGuard,
 }
 
 /// One bind: the host object at `path` shown at the same path in the envelope.
@@ -181,6 +189,9 @@ pub struct LinuxPlan {
     pub landlock: LandlockPlan,
     pub seccomp: Vec<SeccompRule>,
     pub fidelity: Vec<Fidelity>,
+    /// The program's environment: what passes, what is removed (`environment`).
+    #[serde(default)]
+    pub environment: crate::environment::Environment,
     /// Why the plan cannot be launched (empty: it can).
     pub refused: Vec<String>,
 }
@@ -205,6 +216,11 @@ impl LinuxPlan {
         Ok(plan)
     }
 }
+
+/// The process cap of every launch (as the macOS fork brake and the Windows job object).
+pub const PIDS_MAX: u64 = 512;
+/// The memory cap of every launch: 4 GiB.
+pub const MEMORY_MAX: u64 = 4 << 30;
 
 /// The projection-independent seccomp deny-set, each rule with its reason.
 pub fn seccomp_deny_set() -> Vec<SeccompRule> {
@@ -264,7 +280,9 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         ],
         "the mount family could undo the envelope's masks",
     );
-    let newuser = libc::CLONE_NEWUSER as u64;
+    // Linux's CLONE_NEWUSER, written as its value: the seccomp plan is data, rendered on
+    // every host (libc defines the constant only for Linux targets).
+    let newuser: u64 = 0x1000_0000;
     for n in ["unshare", "clone"] {
         rules.push(SeccompRule {
             syscall: n.to_string(),
@@ -284,7 +302,7 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         arg: None,
         reason: "joining another namespace leaves the envelope".to_string(),
     });
-    for (value, what) in [(libc::TIOCSTI, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
+    for (value, what) in [(0x5412, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
         rules.push(SeccompRule {
             syscall: "ioctl".to_string(),
             verdict: SeccompVerdict::Eperm,
@@ -297,12 +315,53 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
             reason: format!("ioctl {what} injects input into the terminal"),
         });
     }
+    // Setuid and setgid bits: nothing the program writes may carry them for the host to
+    // run (a root inside without capabilities still owns its files and could `chmod u+s`
+    // them). Each call that sets a mode is refused when the mode holds either bit.
+    for (name, index) in [
+        ("chmod", 1),
+        ("fchmod", 1),
+        ("fchmodat", 2),
+        ("fchmodat2", 2),
+        ("creat", 1),
+        ("open", 2),
+        ("openat", 3),
+        ("mknod", 1),
+        ("mknodat", 2),
+    ] {
+        for value in [0o4000, 0o2000, 0o6000] {
+            rules.push(SeccompRule {
+                syscall: name.to_string(),
+                verdict: SeccompVerdict::Eperm,
+                arg: Some(ArgMatch {
+                    index,
+                    mask: 0o6000,
+                    value,
+                    dword: true,
+                }),
+                reason: "a setuid or setgid bit would leave a privileged file for the host"
+                    .to_string(),
+            });
+        }
+    }
+    rules.push(SeccompRule {
+        syscall: "openat2".to_string(),
+        verdict: SeccompVerdict::Enosys,
+        arg: None,
+        reason: "openat2's mode is out of seccomp's reach; libc falls back to openat".to_string(),
+    });
     rules.push(SeccompRule {
         syscall: "clone3".to_string(),
         verdict: SeccompVerdict::Enosys,
         arg: None,
         reason: "clone3's flags are out of seccomp's reach; libc falls back to clone".to_string(),
     });
+    sort_rules(&mut rules);
+    rules
+}
+
+/// The deny-set's one order: by verdict, syscall, argument value.
+pub fn sort_rules(rules: &mut [SeccompRule]) {
     rules.sort_by(|a, b| {
         (a.verdict, &a.syscall, a.arg.as_ref().map(|m| m.value)).cmp(&(
             b.verdict,
@@ -310,7 +369,45 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
             b.arg.as_ref().map(|m| m.value),
         ))
     });
-    rules
+}
+
+/// The seccomp rule that keeps an executable memfd from being made under an exec-restricting
+/// plan: `memfd_create` without `MFD_NOEXEC_SEAL` fails with EPERM. Landlock's `Execute`
+/// right covers files in the hierarchy only; a memfd (`execve("/proc/self/fd/N")`,
+/// `execveat(fd, "", AT_EMPTY_PATH)`) is outside it, so without this rule any ELF the
+/// program writes there would run. A sealed non-executable memfd still works.
+pub fn memfd_exec_rule() -> SeccompRule {
+    const MFD_NOEXEC_SEAL: u64 = 0x0008;
+    SeccompRule {
+        syscall: "memfd_create".to_string(),
+        verdict: SeccompVerdict::Eperm,
+        arg: Some(ArgMatch {
+            index: 1,
+            mask: MFD_NOEXEC_SEAL,
+            value: 0,
+            dword: true,
+        }),
+        reason: "an executable memfd runs a file no exec grant admits (Landlock sees only the \
+                 file hierarchy); pass MFD_NOEXEC_SEAL"
+            .to_string(),
+    }
+}
+
+/// The rule `` `offline `` adds: `socket(AF_UNIX, …)` refused, so no pathname socket of a
+/// host daemon can be connected to (a socket file in a visible directory); `socketpair`
+/// stays, so a program's own connected pairs keep working.
+pub fn seccomp_offline_rules() -> Vec<SeccompRule> {
+    vec![SeccompRule {
+        syscall: "socket".to_string(),
+        verdict: SeccompVerdict::Eperm,
+        arg: Some(ArgMatch {
+            index: 0,
+            mask: 0xffff_ffff,
+            value: libc::AF_UNIX as u64,
+            dword: true,
+        }),
+        reason: "`offline: a unix socket could reach a host daemon; socketpair stays".to_string(),
+    }]
 }
 
 /// Is `inner` equal to or beneath `outer` (both absolute, normalised, `/`-separated)?
@@ -344,6 +441,26 @@ mod tests {
         assert_eq!(set, again);
     }
 
+    /// The deny-set spells two Linux constants as literals so it renders on every host;
+    /// on Linux they must be libc's own values.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn literal_constants_are_linux_values() {
+        let set = seccomp_deny_set();
+        let newuser = libc::CLONE_NEWUSER as u64;
+        assert!(set
+            .iter()
+            .any(|r| r.syscall == "unshare" && r.arg.as_ref().is_some_and(|a| a.value == newuser)));
+        #[allow(
+            clippy::unnecessary_cast,
+            reason = "libc's ioctl request type is u64 on gnu, i32 on musl"
+        )]
+        let tiocsti = libc::TIOCSTI as u64;
+        assert!(set
+            .iter()
+            .any(|r| r.syscall == "ioctl" && r.arg.as_ref().is_some_and(|a| a.value == tiocsti)));
+    }
+
     #[test]
     fn version_is_checked() {
         let plan = LinuxPlan {
@@ -369,6 +486,7 @@ mod tests {
             landlock: LandlockPlan::default(),
             seccomp: vec![],
             fidelity: vec![],
+            environment: crate::environment::Environment::policy(),
             refused: vec![],
         };
         assert!(LinuxPlan::from_json(&plan.to_json()).is_err());

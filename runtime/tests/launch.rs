@@ -10,7 +10,7 @@ use std::io::Write;
 
 type Test = fn() -> Result<(), String>;
 
-fn main() {
+pub fn main() {
     if let Some(code) = ralc_runtime::serve_warrant_if_asked() {
         std::process::exit(code);
     }
@@ -37,6 +37,10 @@ fn main() {
             environment_drops_loader_variables,
         ),
         ("refuses_without_bwrap", refuses_without_bwrap),
+        (
+            "refuses_a_bwrap_others_can_write",
+            refuses_a_bwrap_others_can_write,
+        ),
         (
             "refuses_bwrap_without_fd_binds",
             refuses_bwrap_without_fd_binds,
@@ -130,6 +134,7 @@ fn open_plan(program: LaunchProgram) -> LinuxPlan {
         landlock: LandlockPlan::default(),
         seccomp: seccomp_deny_set(),
         fidelity: vec![],
+        environment: ralc_runtime::environment::Environment::policy(),
         refused: vec![],
     }
 }
@@ -622,8 +627,36 @@ fn refuses_without_bwrap() -> Result<(), String> {
     Ok(())
 }
 
+/// Whether this process runs as root (the effective uid, from /proc).
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        == Some("0")
+}
+
 fn refuses_bwrap_without_fd_binds() -> Result<(), String> {
-    let dir = tempfile::tempdir().unwrap();
+    // A fake bwrap where only root can write (target/tmp, as root): trusted, then asked.
+    // Run by another user, the fake is that user's and is refused as untrusted first.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    if !is_root() {
+        let fake = dir.path().join("bwrap");
+        std::fs::write(&fake, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let pins = Pins::with_bwrap(find_bwrap(dir.path().to_str().unwrap()))?;
+        let r = refusal(
+            &open_plan(prog("/usr/bin/true", &[])),
+            &Host::probe(),
+            &pins,
+        )?;
+        return match r {
+            Refusal::UnsafeHelper { .. } => Ok(()),
+            other => Err(other.to_string()),
+        };
+    }
     let fake = dir.path().join("bwrap");
     std::fs::write(&fake, "#!/bin/sh\necho '  --ro-bind SRC DEST  Bind mount'\necho '  --args FD'\necho '  --add-seccomp-fd FD'\n").unwrap();
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
@@ -636,6 +669,42 @@ fn refuses_bwrap_without_fd_binds() -> Result<(), String> {
     let m = r.to_string();
     if !matches!(r, Refusal::BwrapWithoutFdBinds { .. }) || !m.contains("has no --ro-bind-fd") {
         return Err(m);
+    }
+    Ok(())
+}
+
+/// A bwrap found in a directory others can write (a planted one) is never executed: the
+/// launch refuses, naming it, before asking it anything.
+fn refuses_a_bwrap_others_can_write() -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let ran = dir.path().join("fake-bwrap-ran");
+    let fake = dir.path().join("bwrap");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\ntouch {}\nexec /usr/bin/bwrap \"$@\"\n",
+            ran.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o777),
+    )
+    .unwrap();
+    let pins = Pins::with_bwrap(find_bwrap(dir.path().to_str().unwrap()))?;
+    let r = refusal(
+        &open_plan(prog("/usr/bin/true", &[])),
+        &Host::probe(),
+        &pins,
+    )?;
+    let m = r.to_string();
+    if !matches!(r, Refusal::UnsafeHelper { .. }) || !m.contains(&fake.display().to_string()) {
+        return Err(m);
+    }
+    if ran.exists() {
+        return Err("the planted bwrap was executed".to_string());
     }
     Ok(())
 }

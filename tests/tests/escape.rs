@@ -1,13 +1,20 @@
-//! The escape suite: each attempt in `tests/escape/attempts.txt` is a profile and a
+//! The escape suite: each attempt in every `tests/escape/attempts*.txt` is a profile and a
 //! hostile command run through the `ralc run` binary under the real bwrap, Landlock and
-//! seccomp; each must fail *and* leak nothing (no SECRET in the output, no `leak*` file
-//! anywhere in the scratch tree, every secret intact: contents are `CONTENT-…`, names
-//! `SECRET-…`). `positive.txt` holds the controls
-//! that must succeed, so a broken launch cannot pass for confinement. A missing bwrap or
-//! ralc binary fails the suite; nothing is skipped.
+//! seccomp. The harness runs a `sh -c` attempt as `printf '%s-%s\n' LAUNCH ED; COMMAND`:
+//! `LAUNCH-ED` on stdout proves the program ran, so a refused launch never counts as
+//! blocked (an attempt that must be refused before anything runs says so with a last field
+//! `| refused: TEXT`: exit 126 and TEXT on stderr). `$ESCAPED` expands to a command printing
+//! `ESC-APED`, a marker no command line contains; it showing on either stream is an escape.
+//! Each attempt must also leak nothing and leave nothing behind: no SECRET in the output, no
+//! secret `CONTENT-` on either stream, every secret intact, no `leak*` file in the scratch
+//! tree nor a new one in the host's temp dirs, no setuid/setgid file, file capability or
+//! device node in the scratch tree, no host daemon's listener reached. `positive.txt` holds the controls that must succeed, so a broken launch
+//! cannot pass for confinement. A missing bwrap or ralc binary fails the suite; nothing is
+//! skipped. The closing line counts the attempts of this pass (root or unprivileged).
 
 use std::collections::BTreeMap;
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -48,7 +55,35 @@ struct Scratch {
     _dir: tempfile::TempDir,
     root: String,
     secrets: BTreeMap<String, String>,
+    /// Host daemons: unix listeners the envelope must not reach (path or `@abstract`).
+    daemons: Vec<(String, UnixListener)>,
+    /// The abstract socket's name (without its leading NUL).
+    abstract_name: String,
 }
+
+/// The effective uid of this process, from /proc.
+fn euid() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// The session-agent variables the harness sets for `ralc run`, each naming a host
+/// daemon of the scratch tree (`$ROOT` substituted); no profile of the suite grants them.
+const AGENT_ENV: &[(&str, &str)] = &[
+    ("SSH_AUTH_SOCK", "$ROOT/tmp/ssh-ralcescape/agent.1"),
+    ("TMUX", "$ROOT/tmp/tmux-$UID/default,1,0"),
+    ("DBUS_SESSION_BUS_ADDRESS", "unix:path=$ROOT/proj/host.sock"),
+    ("GPG_AGENT_INFO", "$ROOT/outside/S.gpg-agent:1:1"),
+    ("DISPLAY", ":93"),
+    ("WAYLAND_DISPLAY", "wayland-93"),
+    ("XAUTHORITY", "$ROOT/outside/Xauthority"),
+    ("STY", "93.pts-9.host"),
+];
 
 fn scratch() -> Scratch {
     let dir = tempfile::Builder::new()
@@ -60,7 +95,7 @@ fn scratch() -> Scratch {
         .to_str()
         .unwrap()
         .to_string();
-    for d in ["proj/secrets", "outside", "ro"] {
+    for d in ["proj/secrets", "outside", "ro", "tmp"] {
         std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
     }
     let mut secrets = BTreeMap::new();
@@ -83,27 +118,75 @@ fn scratch() -> Scratch {
     let denied = format!("{root}/proj/denied-tool");
     std::fs::write(&denied, "#!/bin/sh\necho SECRET-denied-tool-ran\n").unwrap();
     std::fs::set_permissions(&denied, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    // Host daemons: a socket in the write region, one in the read-only region, the user's
+    // tmux and ssh-agent in the temp dir `ralc run` is given, and an abstract socket.
+    let uid = euid();
+    let mut daemons = Vec::new();
+    for p in [
+        format!("{root}/proj/host.sock"),
+        format!("{root}/ro/host.sock"),
+        format!("{root}/tmp/tmux-{uid}/default"),
+        format!("{root}/tmp/ssh-ralcescape/agent.1"),
+    ] {
+        if let Some(d) = Path::new(&p).parent() {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let l = UnixListener::bind(&p).unwrap();
+        l.set_nonblocking(true).unwrap();
+        daemons.push((p, l));
+    }
+    let abstract_name = format!("ralc-escape-{}-{}", std::process::id(), dir_tag(&root));
+    let addr =
+        <std::os::unix::net::SocketAddr as std::os::linux::net::SocketAddrExt>::from_abstract_name(
+            abstract_name.as_bytes(),
+        )
+        .unwrap();
+    let l = UnixListener::bind_addr(&addr).unwrap();
+    l.set_nonblocking(true).unwrap();
+    daemons.push((format!("@{abstract_name}"), l));
     Scratch {
         _dir: dir,
         root,
         secrets,
+        daemons,
+        abstract_name,
     }
+}
+
+/// The scratch tree's own random suffix, to keep abstract names apart.
+fn dir_tag(root: &str) -> String {
+    root.rsplit('/')
+        .next()
+        .unwrap_or("")
+        .replace(|c: char| !c.is_ascii_alphanumeric(), "")
 }
 
 struct Vars {
     root: String,
     ralc: String,
     port: u16,
+    abstract_name: String,
 }
 
+/// What the harness prints before every `sh -c` attempt: proof that the program ran.
+const LAUNCHED: &str = "LAUNCH-ED";
+/// What `$ESCAPED` prints: proof that a hostile step succeeded.
+const ESCAPED: &str = "ESC-APED";
+
 fn subst(s: &str, v: &Vars) -> String {
-    s.replace("$ROOT", &v.root)
+    s.replace("$ESCAPED", "printf '%s-%s\\n' ESC APED")
+        .replace("$ABSTRACT", &v.abstract_name)
+        .replace("$UID", &euid())
+        .replace("$HOSTPID", &std::process::id().to_string())
+        .replace("$ROOT", &v.root)
         .replace("$RALC", &v.ralc)
         .replace("$PORT", &v.port.to_string())
 }
 
 #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
     // `std:NAME` is an embedded profile; any other name is `tests/escape/NAME.ral`.
     let pfile = if profile.starts_with("std:") {
         profile.to_string()
@@ -112,6 +195,11 @@ fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
         let pfile = format!("{}/{profile}.ral", s.root);
         std::fs::write(&pfile, text).unwrap();
         pfile
+    };
+    // `<tcp> COMMAND`: the program's stdin is a TCP connection to the host's listener.
+    let (tcp_stdin, command) = match command.strip_prefix("<tcp> ") {
+        Some(rest) => (true, rest),
+        None => (false, command),
     };
     let cmd = subst(command, v);
     let mut c = std::process::Command::new(&v.ralc);
@@ -125,10 +213,46 @@ fn ralc_run(profile: &str, command: &str, s: &Scratch, v: &Vars) -> Output {
             c.args(direct.split_whitespace());
         }
         None => {
-            c.args(["/bin/sh", "-c", &cmd]);
+            let marked = format!("printf '%s-%s\\n' LAUNCH ED; {cmd}");
+            c.args(["/bin/sh", "-c", &marked]);
         }
     }
-    c.stdin(std::process::Stdio::null());
+    // The temp dir ralc is given is the scratch tree's, and the session agents named in
+    // the environment are the scratch tree's host daemons.
+    c.env("TMPDIR", format!("{}/tmp", s.root));
+    for (k, val) in AGENT_ENV {
+        c.env(k, subst(val, v));
+    }
+    if tcp_stdin {
+        let stream = TcpStream::connect(("127.0.0.1", v.port)).unwrap();
+        c.stdin(std::process::Stdio::from(std::os::fd::OwnedFd::from(
+            stream,
+        )));
+    } else {
+        c.stdin(std::process::Stdio::null());
+    }
+    // Descriptors the caller leaves open (ralc must close them before the program runs):
+    // 5 a denied file, 6 a directory outside the grant, 7 a connected TCP socket.
+    let denied = std::fs::File::open(format!("{}/proj/.env", s.root)).unwrap();
+    let outside = std::fs::File::open(format!("{}/outside", s.root)).unwrap();
+    let tcp = TcpStream::connect(("127.0.0.1", v.port)).unwrap();
+    let leaked = [
+        (denied.as_raw_fd(), 5),
+        (outside.as_raw_fd(), 6),
+        (tcp.as_raw_fd(), 7),
+    ];
+    // SAFETY: the closure only calls dup2, async-signal-safe, over an array made before
+    // the fork; dup2 clears close-on-exec on the copies.
+    unsafe {
+        c.pre_exec(move || {
+            for (src, dst) in leaked {
+                if libc::dup2(src, dst) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
     c.output().expect("spawn ralc")
 }
 
@@ -168,13 +292,206 @@ fn cases(file: &str, expect: bool) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The setuid/setgid files and device nodes under `dir`: what an attempt must never leave
+/// for the host to run or open.
+fn privileged_files(dir: &Path, out: &mut Vec<String>) {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let Ok(md) = e.path().symlink_metadata() else {
+            continue;
+        };
+        let t = md.file_type();
+        if t.is_block_device() || t.is_char_device() {
+            out.push(format!("device node {}", e.path().display()));
+        } else if md.permissions().mode() & 0o6000 != 0 {
+            out.push(format!(
+                "mode {:o} on {}",
+                md.permissions().mode() & 0o7777,
+                e.path().display()
+            ));
+        }
+        if t.is_file() && has_file_capability(&e.path()) {
+            out.push(format!("file capability on {}", e.path().display()));
+        }
+        if t.is_dir() {
+            privileged_files(&e.path(), out);
+        }
+    }
+}
+
+/// Does `path` carry a `security.capability` attribute (file capabilities)?
+fn has_file_capability(path: &Path) -> bool {
+    let Ok(c) = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()) else {
+        return false;
+    };
+    // SAFETY: valid C strings; a size query with no buffer.
+    let n = unsafe {
+        libc::lgetxattr(
+            c.as_ptr(),
+            c"security.capability".as_ptr(),
+            std::ptr::null_mut(),
+            0,
+        )
+    };
+    n >= 0
+}
+
+/// The host's shared temp dirs, outside the scratch tree: an attempt's `leak*` file must
+/// not appear there either.
+const HOST_TEMP: &[&str] = &["/tmp", "/var/tmp", "/dev/shm"];
+
+fn host_leaks() -> std::collections::BTreeSet<String> {
+    let mut set = std::collections::BTreeSet::new();
+    for d in HOST_TEMP {
+        let Ok(rd) = std::fs::read_dir(d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if e.file_name().to_string_lossy().starts_with("leak") {
+                set.insert(e.path().display().to_string());
+            }
+        }
+    }
+    set
+}
+
+/// One attempt line: `name | profile | command`, or `name | profile | command | refused:
+/// TEXT` when the launch itself must be refused.
+struct Attempt {
+    file: String,
+    name: String,
+    profile: String,
+    command: String,
+    refused: Option<String>,
+}
+
+/// Every `tests/escape/attempts*.txt`, sorted by file name.
+fn attempts() -> Vec<Attempt> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("escape");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("attempts") && n.ends_with(".txt"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files {
+        for case in cases(&file, false) {
+            let [name, profile, rest] = &case[..] else {
+                panic!("{file}: bad attempt line: {case:?}");
+            };
+            let (command, refused) = match rest.rsplit_once(" | ") {
+                Some((cmd, tail)) if tail.trim_start().starts_with("refused:") => (
+                    cmd.trim().to_string(),
+                    Some(tail.trim_start()["refused:".len()..].trim().to_string()),
+                ),
+                _ => (rest.clone(), None),
+            };
+            assert!(
+                refused.is_some() || !command.starts_with('!'),
+                "{file}: {name}: a direct (`!`) attempt cannot prove it ran; give it `| refused: TEXT`"
+            );
+            out.push(Attempt {
+                file: file.clone(),
+                name: name.clone(),
+                profile: profile.clone(),
+                command,
+                refused,
+            });
+        }
+    }
+    out
+}
+
+/// `root` or `unprivileged`: who runs this pass (the effective uid, from /proc).
+fn pass_name() -> &'static str {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let euid = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap_or("");
+    if euid == "0" {
+        "root"
+    } else {
+        "unprivileged"
+    }
+}
+
+/// Why one attempt failed the suite (empty: it was blocked and left nothing behind).
+fn judge(
+    a: &Attempt,
+    out: &Output,
+    s: &Scratch,
+    host_before: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut why = Vec::new();
+    match &a.refused {
+        Some(text) => {
+            if out.status.code() != Some(126) || !stderr.contains(text.as_str()) {
+                why.push(format!(
+                    "the launch was not refused with exit 126 and {text:?}"
+                ));
+            }
+            if stdout.contains(LAUNCHED) {
+                why.push("the program ran".to_string());
+            }
+        }
+        None => {
+            if !stdout.contains(LAUNCHED) {
+                why.push(
+                    "the program never ran (a refused launch is not a blocked attempt)".to_string(),
+                );
+            }
+        }
+    }
+    if stdout.contains(ESCAPED) || stderr.contains(ESCAPED) {
+        why.push("a hostile step succeeded".to_string());
+    }
+    for marker in ["SECRET", "uid=", "root:"] {
+        if stdout.contains(marker) {
+            why.push(format!("stdout shows {marker}"));
+        }
+    }
+    // A secret's content never shows, on either stream (an error message may name a
+    // denied file; its content is what must not leak).
+    if stdout.contains("CONTENT-") || stderr.contains("CONTENT-") {
+        why.push("a secret's content shows".to_string());
+    }
+    let mut found = Vec::new();
+    leaks(Path::new(&s.root), &mut found);
+    privileged_files(Path::new(&s.root), &mut found);
+    found.extend(host_leaks().difference(host_before).cloned());
+    if !found.is_empty() {
+        why.push(format!("left behind {found:?}"));
+    }
+    for (path, content) in &s.secrets {
+        if std::fs::read_to_string(path).ok().as_deref() != Some(content.as_str()) {
+            why.push(format!("{path} changed or vanished"));
+        }
+    }
+    for (name, l) in &s.daemons {
+        if l.accept().is_ok() {
+            why.push(format!("the host daemon at {name} was reached"));
+        }
+    }
+    why
+}
+
 #[test]
 fn escape_attempts_fail_and_leak_nothing() {
+    use std::io::Write;
     bwrap_present();
     let ralc = ralc_bin().to_str().unwrap().to_string();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
-    let attempts = cases("attempts.txt", false);
+    let attempts = attempts();
     assert!(attempts.len() >= 30, "only {} attempts", attempts.len());
     let md = |p: &str| {
         std::fs::metadata(p)
@@ -183,53 +500,40 @@ fn escape_attempts_fail_and_leak_nothing() {
     };
     let ralc_before = md(&ralc);
     let mut failures = Vec::new();
-    for case in &attempts {
-        let [name, profile, command] = &case[..] else {
-            panic!("bad attempt line: {case:?}");
-        };
+    for a in &attempts {
         let s = scratch();
         let v = Vars {
             root: s.root.clone(),
             ralc: ralc.clone(),
             port,
+            abstract_name: s.abstract_name.clone(),
         };
-        let out = ralc_run(profile, command, &s, &v);
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        let mut why = Vec::new();
-        if out.status.success() {
-            why.push("the attempt succeeded".to_string());
-        }
-        for marker in ["SECRET", "uid=", "root:"] {
-            if stdout.contains(marker) {
-                why.push(format!("stdout shows {marker}"));
-            }
-        }
-        // A secret's content never shows, on either stream (an error message may name
-        // a denied file; its content is what must not leak).
-        if stdout.contains("CONTENT-") || stderr.contains("CONTENT-") {
-            why.push("a secret's content shows".to_string());
-        }
-        let mut found = Vec::new();
-        leaks(Path::new(&s.root), &mut found);
-        if !found.is_empty() {
-            why.push(format!("created {found:?}"));
-        }
-        for (path, content) in &s.secrets {
-            if std::fs::read_to_string(path).ok().as_deref() != Some(content.as_str()) {
-                why.push(format!("{path} changed or vanished"));
-            }
-        }
+        let host_before = host_leaks();
+        let out = ralc_run(&a.profile, &a.command, &s, &v);
+        let why = judge(a, &out, &s, &host_before);
         if !why.is_empty() {
             failures.push(format!(
-                "{name}: {} (status {:?})\n  stdout: {stdout:?}\n  stderr: {stderr:?}",
+                "{} ({}): {} (status {:?})\n  stdout: {:?}\n  stderr: {:?}",
+                a.name,
+                a.file,
                 why.join("; "),
-                out.status.code()
+                out.status.code(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
             ));
         }
     }
     assert_eq!(md(&ralc), ralc_before, "ralc's own executable changed");
     drop(listener);
+    // The closing line goes to the real stdout (libtest captures only `print!`), so
+    // scripts/test shows it for each pass.
+    let _ = writeln!(
+        std::io::stdout(),
+        "\nescape attempts ({}): {} blocked, {} escaped",
+        pass_name(),
+        attempts.len() - failures.len(),
+        failures.len()
+    );
     assert!(
         failures.is_empty(),
         "{} of {} attempts escaped:\n{}",
@@ -255,6 +559,7 @@ fn positive_controls_run_real_work() {
             root: s.root.clone(),
             ralc: ralc.clone(),
             port,
+            abstract_name: s.abstract_name.clone(),
         };
         let out = ralc_run(profile, command, &s, &v);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -302,10 +607,12 @@ fn exit_status_propagates_through_ralc_run() {
 fn a_script_whose_interpreter_is_vetoed_is_refused_before_the_launch() {
     bwrap_present();
     let s = scratch();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let v = Vars {
         root: s.root.clone(),
         ralc: ralc_bin().to_str().unwrap().to_string(),
-        port: 0,
+        port: listener.local_addr().unwrap().port(),
+        abstract_name: s.abstract_name.clone(),
     };
     let out = ralc_run("script-vetoed", "!./run.sh SECRET", &s, &v);
     assert_eq!(out.status.code(), Some(126));

@@ -73,6 +73,8 @@ fn parse_case(text: &str) -> Case {
                         Some(("xdg_config", v)) => {
                             places.xdg_config = Some(RealPath::from_resolved(v))
                         }
+                        Some(("cwd", v)) => places.cwd = Some(RealPath::from_resolved(v)),
+                        Some(("gitdir", v)) => places.gitdir = Some(RealPath::from_resolved(v)),
                         _ => panic!("bad places word {w}"),
                     }
                 }
@@ -201,6 +203,11 @@ fn build_layer(
             "read" => c.fs.get_or_insert_with(FsPolicy::default).read.push(fs()),
             "write" => c.fs.get_or_insert_with(FsPolicy::default).write.push(fs()),
             "deny" => c.fs.get_or_insert_with(FsPolicy::default).deny.push(fs()),
+            "deny_write" => {
+                c.fs.get_or_insert_with(FsPolicy::default)
+                    .write_deny
+                    .push(fs())
+            }
             "offline" => {
                 c.net = Some(NetOffline {
                     origin: origin.clone(),
@@ -738,7 +745,14 @@ mod end_to_end {
         let run = |name: &str| {
             let file = dir.join(name).to_str().expect("unicode").to_string();
             let c = compiled(&[file], "/home/dev", "/home/dev/project");
-            let f = deputy_prefixes(c.stack.as_ref().unwrap());
+            let stack = c.stack.as_ref().unwrap();
+            let f = ralc::cli::deputy::Report {
+                prefixes: deputy_prefixes(stack),
+                host_run: ralc::lint::host_run_writable::host_run_writable(
+                    stack,
+                    &ralc::lint::Places::from_ctx(&c.ctx),
+                ),
+            };
             let out = ralc::cli::deputy::report(&f, Format::Github, false, &c.sources, None);
             out.replace(&format!("{}/", repo().to_str().unwrap()), "")
         };

@@ -125,6 +125,7 @@ fn prof(exec: &[(&str, ExecPolicy)], read: &[&str], write: &[&str], deny: &[&str
         read: group(read),
         write: group(write),
         deny: group(deny),
+        deny_write: None,
     };
     let whole = Span::new(ralc::diag::FileId(0), 0, text.len());
     let has_fs = fs.read.is_some() || fs.write.is_some() || fs.deny.is_some();

@@ -102,6 +102,47 @@ fn live_reals(p: &FrozenPath, r: &dyn Resolve, out: &mut Vec<String>) {
     }
 }
 
+/// The most other spellings one exclusion is widened to.
+pub const SPELLINGS_LIMIT: usize = 64;
+
+/// The existing paths, other than `real` itself, that an exclusion of `real` also names
+/// under the Collision identity (spec §3.6): walked component by component through the
+/// directories the host lists now (`Resolve::names`, symlinks left out: their targets are
+/// judged where they live), each directory listed once per projection (`listed`). The
+/// kernel withholds each of them too, so it agrees with the guard on every spelling that
+/// exists at launch.
+fn spellings(
+    real: &str,
+    r: &dyn Resolve,
+    listed: &mut std::collections::BTreeMap<String, Vec<String>>,
+    out: &mut Vec<String>,
+) {
+    let comps: Vec<&str> = real.split('/').filter(|c| !c.is_empty()).collect();
+    if comps.is_empty() {
+        return;
+    }
+    let mut here: Vec<String> = vec![String::new()];
+    for c in comps {
+        let mut next = Vec::new();
+        for dir in &here {
+            let d = if dir.is_empty() { "/" } else { dir.as_str() };
+            let names = listed.entry(d.to_owned()).or_insert_with(|| r.names(d));
+            for n in names.iter() {
+                if crate::path::identity::collide(n, c) {
+                    next.push(format!("{dir}/{n}"));
+                }
+            }
+        }
+        if next.is_empty() {
+            return;
+        }
+        next.sort();
+        next.truncate(SPELLINGS_LIMIT);
+        here = next;
+    }
+    out.extend(here.into_iter().filter(|p| p != real));
+}
+
 fn tidy(v: &mut Vec<String>) {
     v.sort();
     v.dedup();
@@ -171,6 +212,16 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
                 live_reals(&e.path, r, &mut write_deny);
             }
         }
+    }
+    // Every other existing spelling of each exclusion, withheld alike.
+    let mut listed = std::collections::BTreeMap::new();
+    for v in [&mut deny, &mut write_deny] {
+        tidy(v);
+        let mut more = Vec::new();
+        for p in v.iter() {
+            spellings(p, r, &mut listed, &mut more);
+        }
+        v.extend(more);
     }
     let mut floor = floor;
     for v in [

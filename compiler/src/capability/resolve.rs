@@ -50,6 +50,12 @@ pub trait Resolve {
         let _ = dir;
         Vec::new()
     }
+    /// The names in the directory at the real path `dir` now (for the existing spellings an
+    /// exclusion also names, spec §3.6). Empty (the default) when unknown.
+    fn names(&self, dir: &str) -> Vec<String> {
+        let _ = dir;
+        Vec::new()
+    }
     /// A resolver for one batch of questions asked at one moment (`ralc why --batch`): it
     /// answers as this one does, and may remember what it learns about the host for as
     /// long as it lives. `None` (the default): ask this resolver itself.

@@ -19,6 +19,8 @@ pub struct FakeHost {
     pub carriers: BTreeMap<String, Vec<String>>,
     /// Vouched link chains: where a program is found → the links on the way.
     pub chains: BTreeMap<String, Vec<String>>,
+    /// Directory listings (`Resolve::names`): directory → entry names.
+    pub listings: BTreeMap<String, Vec<String>>,
     pub cwd: String,
 }
 
@@ -41,6 +43,12 @@ impl FakeHost {
     pub fn vouched_link(mut self, from: &str, to: &str) -> Self {
         self.links.insert(from.into(), to.into());
         self.chains.insert(from.into(), vec![from.into()]);
+        self
+    }
+    /// The directory `dir` lists `names`.
+    pub fn lists(mut self, dir: &str, names: &[&str]) -> Self {
+        self.listings
+            .insert(dir.into(), names.iter().map(|n| n.to_string()).collect());
         self
     }
     /// `script` starts through the interpreters `chain` (outermost first).
@@ -108,6 +116,9 @@ impl Resolve for FakeHost {
                     .collect()
             })
             .unwrap_or_default()
+    }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.listings.get(dir).cloned().unwrap_or_default()
     }
 }
 

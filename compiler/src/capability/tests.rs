@@ -385,6 +385,61 @@ fn a_vouched_link_in_an_allowed_directory_admits_its_target_and_the_kernel_agree
 }
 
 #[test]
+fn projection_withholds_every_existing_spelling_of_an_exclusion() {
+    let a = L::new("a")
+        .write("/work")
+        .deny("/work/SECRET.TXT")
+        .deny("/work/Dir/k.env")
+        .done();
+    let s = GrantStack::new(vec![a]);
+    let nfd = "cafe\u{301}";
+    let h = host()
+        .lists("/", &["work", "usr"])
+        .lists(
+            "/work",
+            &[
+                "secret.txt",
+                "Secret.Txt",
+                "other",
+                "dir",
+                "DIR",
+                nfd,
+                "stra\u{df}e",
+            ],
+        )
+        .lists("/work/dir", &["\u{212a}.env", "k.env2"])
+        .lists("/work/DIR", &["K.ENV"]);
+    let p = SandboxProjection::of(&s, &h, None);
+    let fs = p.fs.unwrap();
+    assert_eq!(
+        fs.deny,
+        vec![
+            "/work/DIR/K.ENV",
+            "/work/Dir/k.env",
+            "/work/SECRET.TXT",
+            "/work/Secret.Txt",
+            "/work/dir/\u{212a}.env",
+            "/work/secret.txt",
+        ]
+    );
+    // NFC against NFD, and ß against ss.
+    let b = L::new("b")
+        .write("/work")
+        .deny("/work/caf\u{e9}")
+        .deny("/work/STRASSE")
+        .done();
+    let fs = SandboxProjection::of(&GrantStack::new(vec![b]), &h, None)
+        .fs
+        .unwrap();
+    assert!(fs.deny.contains(&format!("/work/{nfd}")), "{:?}", fs.deny);
+    assert!(
+        fs.deny.contains(&"/work/stra\u{df}e".to_string()),
+        "{:?}",
+        fs.deny
+    );
+}
+
+#[test]
 fn a_bare_name_is_a_run_place_like_a_path() {
     // the name lands on /opt/t/bin/tool on PATH: that file reads, in the judgment and in
     // the projection every kernel plan is rendered from; its neighbour does not

@@ -42,7 +42,8 @@ pub enum Command {
     /// Launch a program under the compiled plan (Linux: bwrap + Landlock + seccomp).
     #[command(after_help = "Example:\n  ralc run -p std:minimal -- ls -l")]
     Run(RunArgs),
-    /// The deputy-prefix report (directories both runnable and writable), for code review.
+    /// The deputy report, for code review: directories both runnable and writable, and the
+    /// files the host runs later (git hooks and config, shell start-up files) left writable.
     #[command(after_help = "Example:\n  ralc deputy -p profile.ral --format github")]
     Deputy(DeputyArgs),
     /// What NEW grants that OLD did not (and the reverse), per axis, with the entries.

@@ -1,6 +1,8 @@
-//! `ralc deputy`: the deputy-prefix report alone, for code review (spec §5). Human, JSON
-//! (`{"findings":[{"prefix","surface","exec_entry":{"file","line","column","text"},
-//! "write_entry":{…}}]}`), SARIF and GitHub annotation output. It reports and never
+//! `ralc deputy`: the deputy report, for code review (spec §5): deputy prefixes and, a
+//! second kind, the files the host runs later that the stack leaves writable
+//! (`host-run-writable`). Human, JSON (`{"findings":[{"prefix","surface","exec_entry":
+//! {"file","line","column","text"},"write_entry":{…}}],"host_run":[{"path","what",
+//! "write_entry"}]}`), SARIF and GitHub annotation output. It reports and never
 //! denies: exit 0 whatever it finds, unless `--deny` (then 1 when there is a finding).
 //! The report itself (`report`) is pure; only `run` touches the process.
 
@@ -8,6 +10,7 @@ use super::args::{DeputyArgs, Format};
 use crate::capability::layer::Origin;
 use crate::diag::{Diagnostic, Severity, SourceMap};
 use crate::lint::deputy::{self, DeputyFinding};
+use crate::lint::host_run_writable::{self as host_run, HostRunFinding};
 use serde_json::{json, Value};
 
 fn entry(o: &Option<Origin>) -> Value {
@@ -17,15 +20,33 @@ fn entry(o: &Option<Origin>) -> Value {
     }
 }
 
+/// Both kinds of finding of one report.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub prefixes: Vec<DeputyFinding>,
+    pub host_run: Vec<HostRunFinding>,
+}
+
+impl Report {
+    pub fn is_empty(&self) -> bool {
+        self.prefixes.is_empty() && self.host_run.is_empty()
+    }
+}
+
 /// The `--format json` report.
-pub fn json_report(findings: &[DeputyFinding]) -> String {
+pub fn json_report(report: &Report) -> String {
     let v = json!({
-        "findings": findings.iter().map(|f| json!({
+        "findings": report.prefixes.iter().map(|f| json!({
             "prefix": f.prefix.as_str(),
             "surface": f.surface,
             "exec_entry": entry(&f.exec_entry),
             "write_entry": entry(&f.write_entry),
-        })).collect::<Vec<_>>()
+        })).collect::<Vec<_>>(),
+        "host_run": report.host_run.iter().map(|f| json!({
+            "path": f.path.as_str(),
+            "what": f.what,
+            "write_entry": entry(&f.write_entry),
+        })).collect::<Vec<_>>(),
     });
     let mut s = serde_json::to_string(&v).expect("a JSON value always serialises");
     s.push('\n');
@@ -33,7 +54,8 @@ pub fn json_report(findings: &[DeputyFinding]) -> String {
 }
 
 /// The human report.
-pub fn human_report(findings: &[DeputyFinding]) -> String {
+pub fn human_report(report: &Report) -> String {
+    let findings = &report.prefixes;
     let mut s = String::new();
     let at = |o: &Option<Origin>| match o {
         Some(o) => format!("{}:{}:{} `{}`", o.file, o.line, o.column, o.written),
@@ -52,15 +74,29 @@ pub fn human_report(findings: &[DeputyFinding]) -> String {
         1 => s.push_str("1 deputy prefix (reported, not denied)\n"),
         n => s.push_str(&format!("{n} deputy prefixes (reported, not denied)\n")),
     }
+    for f in &report.host_run {
+        s.push_str(&format!("host-run file: {} ({})\n", f.path, f.what));
+        s.push_str(&format!("  writable by: {}\n", at(&f.write_entry)));
+    }
+    match report.host_run.len() {
+        0 => s.push_str("no writable host-run files\n"),
+        1 => s.push_str("1 writable host-run file (reported, not denied)\n"),
+        n => s.push_str(&format!(
+            "{n} writable host-run files (reported, not denied)\n"
+        )),
+    }
     s
 }
 
-/// The findings as diagnostics (`deputy-prefix` warnings; errors under `--deny`).
-pub fn diagnostics(findings: &[DeputyFinding], deny: bool) -> Vec<Diagnostic> {
-    findings
+/// The findings as diagnostics (`deputy-prefix` and `host-run-writable` warnings; errors
+/// under `--deny`).
+pub fn diagnostics(report: &Report, deny: bool) -> Vec<Diagnostic> {
+    report
+        .prefixes
         .iter()
-        .map(|f| {
-            let d = deputy::diagnostic(f);
+        .map(deputy::diagnostic)
+        .chain(report.host_run.iter().map(host_run::diagnostic))
+        .map(|d| {
             if deny {
                 Diagnostic {
                     severity: Severity::Error,
@@ -75,7 +111,7 @@ pub fn diagnostics(findings: &[DeputyFinding], deny: bool) -> Vec<Diagnostic> {
 
 /// The report in a format. `cwd` makes SARIF artifact URIs relative.
 pub fn report(
-    findings: &[DeputyFinding],
+    findings: &Report,
     format: Format,
     deny: bool,
     sources: &SourceMap,
@@ -88,7 +124,7 @@ pub fn report(
         Format::Sarif => {
             let rules: Vec<_> = crate::lint::sarif_rules()
                 .into_iter()
-                .filter(|r| r.id == deputy::INFO.name)
+                .filter(|r| r.id == deputy::INFO.name || r.id == host_run::INFO.name)
                 .collect();
             crate::diag::sarif::render_with(
                 &diagnostics(findings, deny),
@@ -119,8 +155,28 @@ pub fn without_allowed(findings: Vec<DeputyFinding>, sources: &SourceMap) -> Vec
         .collect()
 }
 
+/// The host-run findings less those a reasoned `# ralc: allow(host-run-writable) …`
+/// directive on their write entry (or atop its file) allows.
+pub fn host_run_without_allowed(
+    findings: Vec<HostRunFinding>,
+    sources: &SourceMap,
+) -> Vec<HostRunFinding> {
+    let directives = crate::lint::directive::Directives::parse(sources);
+    findings
+        .into_iter()
+        .filter(|f| {
+            crate::lint::directive_level_of(
+                &directives,
+                host_run::INFO.name,
+                &host_run::finding(f),
+                sources,
+            ) != Some(crate::lint::Level::Allow)
+        })
+        .collect()
+}
+
 /// The exit code: 0 whatever it finds, unless `--deny` and there is a finding.
-pub fn exit_code(findings: &[DeputyFinding], deny: bool) -> i32 {
+pub fn exit_code(findings: &Report, deny: bool) -> i32 {
     i32::from(deny && !findings.is_empty())
 }
 
@@ -171,7 +227,14 @@ pub fn run(args: &DeputyArgs) -> i32 {
         );
         return super::EXIT_NO;
     };
-    let findings = without_allowed(deputy::deputy_prefixes(stack), &compiled.sources);
+    let places = crate::lint::Places::from_ctx(&compiled.ctx);
+    let findings = Report {
+        prefixes: without_allowed(deputy::deputy_prefixes(stack), &compiled.sources),
+        host_run: host_run_without_allowed(
+            host_run::host_run_writable(stack, &places),
+            &compiled.sources,
+        ),
+    };
     // under --quiet a human report is printed only when its findings fail the run
     let silent = super::quiet() && args.format == Format::Human && !args.deny;
     print!(
@@ -197,13 +260,21 @@ mod tests {
     use crate::lint::testkit::LayerBuilder;
     use crate::typecheck::profile::ExecPolicy;
 
-    fn sample() -> (SourceMap, Vec<DeputyFinding>) {
+    fn sample() -> (SourceMap, Report) {
         let mut sm = SourceMap::new();
         let layers = vec![LayerBuilder::new("p.ral")
             .exec_dir("/w/", ExecPolicy::Allow)
             .write("/w/target")
             .build(&mut sm)];
-        let f = deputy::deputy_prefixes(&crate::capability::stack::GrantStack::new(layers));
+        let stack = crate::capability::stack::GrantStack::new(layers);
+        let places = crate::lint::Places {
+            cwd: Some(crate::path::frozen::RealPath::from_resolved("/w/target")),
+            ..crate::lint::Places::default()
+        };
+        let f = Report {
+            prefixes: deputy::deputy_prefixes(&stack),
+            host_run: host_run::host_run_writable(&stack, &places),
+        };
         (sm, f)
     }
 
@@ -212,9 +283,12 @@ mod tests {
         let (_, f) = sample();
         assert_eq!(
             json_report(&f),
-            "{\"findings\":[{\"prefix\":\"/w/target\",\"surface\":\"/w/target\",\"exec_entry\":{\"file\":\"p.ral\",\"line\":1,\"column\":8,\"text\":\"/w/\"},\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}}]}\n"
+            "{\"findings\":[{\"prefix\":\"/w/target\",\"surface\":\"/w/target\",\"exec_entry\":{\"file\":\"p.ral\",\"line\":1,\"column\":8,\"text\":\"/w/\"},\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}}],\"host_run\":[{\"path\":\"/w/target/.git/config\",\"what\":\"git's configuration (aliases, core.fsmonitor, core.hooksPath)\",\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}},{\"path\":\"/w/target/.git/hooks\",\"what\":\"git's hooks\",\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}},{\"path\":\"/w/target/.idea\",\"what\":\"editor project settings (run configurations)\",\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}},{\"path\":\"/w/target/.vscode\",\"what\":\"editor project settings (tasks, launch configurations)\",\"write_entry\":{\"file\":\"p.ral\",\"line\":2,\"column\":9,\"text\":\"/w/target\"}}]}\n"
         );
-        assert_eq!(json_report(&[]), "{\"findings\":[]}\n");
+        assert_eq!(
+            json_report(&Report::default()),
+            "{\"findings\":[],\"host_run\":[]}\n"
+        );
     }
 
     #[test]
@@ -226,7 +300,21 @@ mod tests {
         assert!(g.starts_with("::error "));
         assert_eq!(exit_code(&f, false), 0);
         assert_eq!(exit_code(&f, true), 1);
-        assert_eq!(exit_code(&[], true), 0);
-        assert!(human_report(&f).contains("runnable by: p.ral:1:8 `/w/`"));
+        assert_eq!(exit_code(&Report::default(), true), 0);
+        let h = human_report(&f);
+        assert!(h.contains("runnable by: p.ral:1:8 `/w/`"), "{h}");
+        assert!(
+            h.contains("host-run file: /w/target/.git/hooks (git's hooks)"),
+            "{h}"
+        );
+        assert!(h.contains("4 writable host-run files"), "{h}");
+        assert!(g.contains("host-run-writable"), "{g}");
+        let only_host_run = Report {
+            prefixes: vec![],
+            host_run: f.host_run.clone(),
+        };
+        assert_eq!(exit_code(&only_host_run, true), 1);
+        let sarif = report(&f, Format::Sarif, false, &sm, None);
+        assert!(sarif.contains("\"host-run-writable\""), "{sarif}");
     }
 }

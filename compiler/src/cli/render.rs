@@ -123,9 +123,21 @@ fn linux(args: &RenderArgs) -> i32 {
     let r: &dyn Resolve = &compiled.ctx;
     let plan: LinuxPlan = if args.program.is_empty() {
         let projection = SandboxProjection::of(&stack, r, None);
-        crate::render::linux::render(&projection, &LaunchProgram::default(), r.cwd(), &self_path)
+        crate::render::linux::render_with_profiles(
+            &projection,
+            &LaunchProgram::default(),
+            r.cwd(),
+            &self_path,
+            &compiled.profile_files(),
+        )
     } else {
-        match plan_for(&stack, r, &args.program, &self_path) {
+        match plan_for(
+            &stack,
+            r,
+            &args.program,
+            &self_path,
+            &compiled.profile_files(),
+        ) {
             Ok((_, plan)) => plan,
             Err((code, msg)) if code == super::EXIT_USAGE => {
                 eprintln!("ralc render: {msg}");
@@ -145,6 +157,7 @@ fn linux(args: &RenderArgs) -> i32 {
             }
         }
     };
+    let plan = with_host_resources(plan);
     if args.argv {
         return print_argv(&plan);
     }
@@ -157,6 +170,29 @@ fn linux(args: &RenderArgs) -> i32 {
         }
         EXIT_PLAN_REFUSES
     }
+}
+
+/// The fidelity report says so where this user can make no cgroup: the launch is uncapped.
+#[cfg(target_os = "linux")]
+fn with_host_resources(mut plan: LinuxPlan) -> LinuxPlan {
+    if let Err(why) = ralc_runtime::linux::cgroup::probe() {
+        let path = crate::render::linux::RESOURCES;
+        plan.fidelity.retain(|f| f.path != path);
+        plan.fidelity.push(ralc_runtime::plan::Fidelity {
+            path: path.to_string(),
+            note: format!(
+                "uncapped here: {why}; processes are bounded only by RLIMIT_NPROC (this user's count plus {}; none for root), memory not at all",
+                ralc_runtime::plan::PIDS_MAX
+            ),
+        });
+        plan.fidelity.sort();
+    }
+    plan
+}
+
+#[cfg(not(target_os = "linux"))]
+fn with_host_resources(plan: LinuxPlan) -> LinuxPlan {
+    plan
 }
 
 /// Print to stdout; a closed pipe (`| head`) is not an error worth a panic.

@@ -1,8 +1,9 @@
 //! `ralc run -p P… [--restrict R]… -- PROGRAM ARGS…`: compile the stack, admit the program
 //! (a refusal exits 126 with the guard's wording; a program that does not exist, 127),
 //! fold the projection, render the Linux plan and launch it under bwrap, Landlock and
-//! seccomp (the runtime's `launch`). It never launches what the stack refused, and never
-//! launches less confined than the plan.
+//! seccomp (the runtime's `launch`); on macOS it renders the Seatbelt profile for the
+//! admitted program and launches under it instead (`macos`). It never launches what the
+//! stack refused, and never launches less confined than the plan.
 
 use super::args::RunArgs;
 use crate::capability::projection::SandboxProjection;
@@ -11,6 +12,8 @@ use crate::capability::stack::{Admitted, ExecDenial, GrantStack};
 use crate::compile::{self, Compiled, StackRequest};
 use crate::guard;
 use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
+
+pub mod macos;
 
 /// Nothing ran: the stack refused, or the confinement could not be established.
 pub const EXIT_REFUSED: i32 = 126;
@@ -88,6 +91,7 @@ pub fn plan_for(
     r: &dyn Resolve,
     program: &[String],
     self_path: &str,
+    profiles: &[String],
 ) -> Result<(Admitted, LinuxPlan), (i32, String)> {
     let (admitted, projection) = admit_and_project(stack, r, program)?;
     let launch = LaunchProgram {
@@ -95,7 +99,13 @@ pub fn plan_for(
         argv0: admitted.argv0().to_string(),
         args: admitted.args().to_vec(),
     };
-    let plan = crate::render::linux::render(&projection, &launch, r.cwd(), self_path);
+    let plan = crate::render::linux::render_with_profiles(
+        &projection,
+        &launch,
+        r.cwd(),
+        self_path,
+        profiles,
+    );
     Ok((admitted, plan))
 }
 
@@ -127,11 +137,22 @@ fn excluded_carrier(
 }
 
 /// This executable's canonical path (what every plan protects).
+#[cfg(target_os = "linux")]
 pub fn own_path() -> String {
     std::fs::canonicalize("/proc/self/exe")
         .ok()
         .and_then(|p| p.to_str().map(str::to_string))
         .unwrap_or_else(|| "/proc/self/exe".to_string())
+}
+
+/// This executable's canonical path (what every plan and profile protects).
+#[cfg(not(target_os = "linux"))]
+pub fn own_path() -> String {
+    std::env::current_exe()
+        .and_then(std::fs::canonicalize)
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 pub fn run(args: &RunArgs) -> i32 {
@@ -147,7 +168,30 @@ pub fn run(args: &RunArgs) -> i32 {
             return code;
         }
     };
-    let plan = match plan_for(&stack, &compiled.ctx, &args.program, &own_path()) {
+    #[cfg(target_os = "macos")]
+    {
+        macos::run(&stack, &compiled.ctx, &args.program)
+    }
+    #[cfg(not(target_os = "macos"))]
+    {
+        run_plan(
+            &stack,
+            &compiled.ctx,
+            &args.program,
+            &compiled.profile_files(),
+        )
+    }
+}
+
+/// Everywhere but macOS: render the Linux plan and launch it.
+#[cfg(not(target_os = "macos"))]
+fn run_plan(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    program: &[String],
+    profile_files: &[String],
+) -> i32 {
+    let plan = match plan_for(stack, r, program, &own_path(), profile_files) {
         Ok((_, plan)) => plan,
         Err((code, msg)) => {
             eprintln!("ralc run: refused: {msg}");
@@ -169,7 +213,7 @@ fn launch(plan: &LinuxPlan) -> i32 {
     ralc_runtime::linux::launch::launch(plan)
 }
 
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
 fn launch(_plan: &LinuxPlan) -> i32 {
     eprintln!("ralc run: refused: this build launches only on Linux; nothing ran");
     EXIT_REFUSED

@@ -332,6 +332,9 @@ impl Resolve for BatchCtx<'_> {
             .filter_map(|l| super::links::listed_chain(disk, d, l, &real, &vouched))
             .collect()
     }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.ctx.disk.names(dir)
+    }
 }
 
 impl Resolve for FreezeCtx {
@@ -372,6 +375,9 @@ impl Resolve for FreezeCtx {
             Some(b) => b.link_chains_in(dir),
             None => Vec::new(),
         }
+    }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.disk.names(dir)
     }
 }
 

@@ -49,6 +49,11 @@ pub trait Disk: Send + Sync + fmt::Debug {
     /// (holds a `/`), sorted by name; empty when it cannot be listed. (A link to a sibling
     /// ends where that sibling does, and the sibling is listed itself.)
     fn links_in(&self, path: &str) -> Vec<ListedLink>;
+    /// The names of the entries of the directory at `path` that are not symlinks, at most
+    /// [`NAMES_LIMIT`]; empty when it is not a readable directory. Asked for the existing
+    /// spellings an exclusion also names (`Resolve::collisions`); names that are not
+    /// Unicode are left out (no exclusion written in a profile can name them).
+    fn names(&self, path: &str) -> Vec<String>;
 }
 
 /// A symlink as a directory listing shows it: its name and its target text.
@@ -57,6 +62,9 @@ pub struct ListedLink {
     pub name: String,
     pub target: String,
 }
+
+/// The most entries `Disk::names` lists in one directory.
+pub const NAMES_LIMIT: usize = 100_000;
 
 /// The live host's file system.
 #[derive(Clone, Copy, Debug, Default)]
@@ -228,6 +236,20 @@ impl Disk for RealDisk {
             let _ = path;
             Vec::new()
         }
+    }
+    fn names(&self, path: &str) -> Vec<String> {
+        let Ok(rd) = std::fs::read_dir(path) else {
+            return Vec::new();
+        };
+        rd.filter_map(|e| {
+            let e = e.ok()?;
+            if e.file_type().ok()?.is_symlink() {
+                return None;
+            }
+            e.file_name().into_string().ok()
+        })
+        .take(NAMES_LIMIT)
+        .collect()
     }
 }
 
@@ -423,6 +445,20 @@ impl Disk for MemDisk {
                 }
                 _ => None,
             })
+            .collect()
+    }
+    fn names(&self, path: &str) -> Vec<String> {
+        let prefix = if path == "/" {
+            "/".to_string()
+        } else {
+            format!("{}/", path.trim_end_matches('/'))
+        };
+        self.entries
+            .iter()
+            .filter(|(_, e)| !matches!(e, MemEntry::Link(_)))
+            .filter_map(|(k, _)| k.strip_prefix(&prefix))
+            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+            .map(str::to_string)
             .collect()
     }
 }

@@ -363,6 +363,84 @@ fn freeze_exec_entry(ctx: &FreezeCtx, e: &ExecEntry, out: &mut Out<'_>) -> Vec<E
     }
 }
 
+/// The most entries one `deny_write` pattern expands to.
+pub const EXPANSION_LIMIT: usize = 10_000;
+
+/// `deny_write` entries: as `freeze_fs_list`, and a component that is exactly `*` stands
+/// for each entry (not a symlink) that exists there at the freeze — `'~/.cargo/registry/
+/// src/*/*'` is each package unpacked so far, and a package unpacked later is not
+/// excluded (docs/language.md). A pattern that matches nothing is a dead grant.
+fn freeze_deny_write_list(
+    ctx: &FreezeCtx,
+    list: &Option<Vec<PathEntry>>,
+    out: &mut Out<'_>,
+) -> Vec<FsEntry> {
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    let (plain, patterns): (Vec<PathEntry>, Vec<PathEntry>) = list
+        .iter()
+        .cloned()
+        .partition(|e| !e.text.split('/').any(|c| c == "*"));
+    let mut v = freeze_fs_list(ctx, &Some(plain), out);
+    for e in &patterns {
+        let o = out.origin(e.span, &e.text);
+        let mut texts = vec![e.text.clone()];
+        let mut done: Vec<FrozenPath> = Vec::new();
+        while let Some(t) = texts.pop() {
+            let Some((head, rest)) = t.split_once("/*") else {
+                match freeze_text(ctx, &t, Role::Fs) {
+                    Ok(Outcome::One(p)) => done.push(p),
+                    Ok(Outcome::Many(ps)) => done.extend(ps),
+                    Ok(Outcome::Dead(_)) => {}
+                    Err(f) => out.diags.push(f.at(e.span)),
+                }
+                continue;
+            };
+            if !(rest.is_empty() || rest.starts_with('/')) {
+                // `*` inside a name (`a*b`) is a name, not a pattern; only whole components.
+                match freeze_text(ctx, &t, Role::Fs) {
+                    Ok(Outcome::One(p)) => done.push(p),
+                    Ok(_) => {}
+                    Err(f) => out.diags.push(f.at(e.span)),
+                }
+                continue;
+            }
+            let base = match freeze_text(ctx, head, Role::Fs) {
+                Ok(Outcome::One(p)) => p,
+                Ok(_) => continue,
+                Err(f) => {
+                    out.diags.push(f.at(e.span));
+                    continue;
+                }
+            };
+            let dir = base.real().as_str().trim_end_matches('/').to_owned();
+            let mut names = ctx.disk().names(&dir);
+            names.sort();
+            for n in names {
+                texts.push(format!("{dir}/{n}{rest}"));
+            }
+            if texts.len() + done.len() > EXPANSION_LIMIT {
+                break;
+            }
+        }
+        if done.is_empty() {
+            out.dead.push(DeadGrant {
+                origin: o,
+                reason: "a `*` pattern that matches no existing entry".to_string(),
+            });
+            continue;
+        }
+        done.sort_by(|a, b| a.real().as_str().cmp(b.real().as_str()));
+        done.truncate(EXPANSION_LIMIT);
+        v.extend(done.into_iter().map(|p| FsEntry {
+            path: p,
+            origin: o.clone(),
+        }));
+    }
+    v
+}
+
 fn freeze_fs_list(
     ctx: &FreezeCtx,
     list: &Option<Vec<PathEntry>>,
@@ -414,7 +492,7 @@ pub fn freeze(
             read: freeze_fs_list(ctx, &fs.value.read, &mut out),
             write: freeze_fs_list(ctx, &fs.value.write, &mut out),
             deny: freeze_fs_list(ctx, &fs.value.deny, &mut out),
-            write_deny: Vec::new(),
+            write_deny: freeze_deny_write_list(ctx, &fs.value.deny_write, &mut out),
         });
     }
     if let Some(net) = &profile.net {
@@ -519,5 +597,64 @@ pub fn layer_source(name: &str, role: crate::capability::layer::LayerRole) -> La
         name: Arc::from(name),
         role,
         path: None,
+    }
+}
+
+#[cfg(test)]
+mod deny_write_tests {
+    use super::*;
+    use crate::capability::layer::LayerRole;
+    use crate::freeze::disk::MemDisk;
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    fn freeze_text_profile(text: &str, disk: MemDisk) -> (Capabilities, Vec<Diagnostic>) {
+        let mut env = BTreeMap::new();
+        env.insert("HOME".to_string(), "/home/u".to_string());
+        let ctx = FreezeCtx::from_parts(env, "/home/u/proj".into(), Arc::new(disk));
+        let mut sources = SourceMap::new();
+        let id = sources.add("p.ral", text.as_bytes().to_vec());
+        let (typed, d) = crate::typecheck::check_source(id, text.as_bytes());
+        assert!(d.is_empty(), "{d:?}");
+        freeze(
+            &typed.expect("typed"),
+            layer_source("p.ral", LayerRole::Policy),
+            &ctx,
+            &sources,
+        )
+    }
+
+    fn reals(v: &[FsEntry]) -> Vec<&str> {
+        v.iter().map(|e| e.path.real().as_str()).collect()
+    }
+
+    #[test]
+    fn deny_write_freezes_into_the_write_exclusions_and_stars_expand_to_what_exists() {
+        let disk = MemDisk::new()
+            .dir("/home/u/proj/.git/hooks")
+            .file("/home/u/.cargo/registry/src/idx-a/libc-1/build.rs", "")
+            .dir("/home/u/.cargo/registry/src/idx-a/serde-2")
+            .dir("/home/u/.cargo/registry/src/idx-b/log-3")
+            .link("/home/u/.cargo/registry/src/idx-b/sneaky", "/etc");
+        let (caps, d) = freeze_text_profile(
+            "[fs: [write: ['cwd:', '~/.cargo/registry'], deny_write: ['cwd:.git/hooks', '~/.cargo/registry/src/*/*', '~/none/*', 'cwd:a*b']]]",
+            disk,
+        );
+        assert!(d.is_empty(), "{d:?}");
+        let fs = caps.fs.expect("fs");
+        assert_eq!(
+            reals(&fs.write_deny),
+            vec![
+                "/home/u/proj/.git/hooks",
+                "/home/u/proj/a*b",
+                "/home/u/.cargo/registry/src/idx-a/libc-1",
+                "/home/u/.cargo/registry/src/idx-a/serde-2",
+                "/home/u/.cargo/registry/src/idx-b/log-3",
+            ]
+        );
+        assert!(fs.deny.is_empty());
+        // A pattern that matches nothing is a dead grant, not an error.
+        assert_eq!(caps.dead.len(), 1);
+        assert!(caps.dead[0].origin.written.contains("~/none/*"));
     }
 }

@@ -9,6 +9,8 @@ use crate::capability::layer::{Capabilities, Origin};
 use crate::capability::stack::{Admitted, ExecDenial, Flag, GrantStack, Granted, Refused};
 use crate::capability::table::{Cited, Withheld};
 
+pub mod denial;
+
 /// One deciding entry as `ralc why` prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {

@@ -12,6 +12,7 @@ pub mod deputy;
 pub mod directive;
 pub mod docs;
 pub mod exclusion_without_allowance;
+pub mod host_run_writable;
 pub mod judge;
 pub mod legacy_form;
 pub mod lint_directive;
@@ -83,6 +84,9 @@ pub struct LintInfo {
 pub struct Places {
     pub home: Option<RealPath>,
     pub xdg_config: Option<RealPath>,
+    /// The working directory and the git directory (`cwd:`, `gitdir:`), real.
+    pub cwd: Option<RealPath>,
+    pub gitdir: Option<RealPath>,
 }
 
 /// What a lint's check reads.
@@ -119,7 +123,17 @@ impl Places {
             ctx.rules(),
         )
         .and_then(|(p, _)| ctx.real_of(&p).ok());
-        Places { home, xdg_config }
+        use crate::capability::resolve::Resolve;
+        let cwd = Some(RealPath::from_resolved(ctx.cwd()));
+        let gitdir = crate::freeze::gitdir::discover(ctx)
+            .ok()
+            .and_then(|g| ctx.real_of(&g).ok());
+        Places {
+            home,
+            xdg_config,
+            cwd,
+            gitdir,
+        }
     }
 }
 

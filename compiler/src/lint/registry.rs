@@ -8,6 +8,7 @@ static ALL: &[&dyn Lint] = &[
     &super::dead_grant::DeadGrantLint,
     &super::deputy::DeputyPrefix,
     &super::exclusion_without_allowance::ExclusionWithoutAllowance,
+    &super::host_run_writable::HostRunWritable,
     &super::legacy_form::LegacyFormLint,
     &super::lint_directive::LintDirective,
     &super::redundant_entry::RedundantEntry,

@@ -267,5 +267,7 @@ pub fn test_places() -> crate::lint::Places {
     crate::lint::Places {
         home: Some(RealPath::from_resolved("/home/u")),
         xdg_config: Some(RealPath::from_resolved("/home/u/.config")),
+        cwd: Some(RealPath::from_resolved("/home/u/proj")),
+        gitdir: Some(RealPath::from_resolved("/home/u/proj/.git")),
     }
 }

@@ -5,8 +5,9 @@
 
 use crate::capability::projection::{ExecProjection, SandboxProjection};
 use ralc_runtime::plan::{
-    seccomp_deny_set, within, Access, Bind, BindWhy, ExecAdmits, Fidelity, LandlockPlan,
-    LaunchProgram, Layer, LinuxPlan, Mask, Namespaces, Options, LINUX_PLAN_VERSION,
+    memfd_exec_rule, seccomp_deny_set, seccomp_offline_rules, sort_rules, within, Access, Bind,
+    BindWhy, ExecAdmits, Fidelity, LandlockPlan, LaunchProgram, Layer, LinuxPlan, Mask, Namespaces,
+    Options, LINUX_PLAN_VERSION,
 };
 
 /// The read-only system defaults a restricted fs still shows: the program tree, the
@@ -45,6 +46,19 @@ pub fn render(
     program: &LaunchProgram,
     cwd: &str,
     self_path: &str,
+) -> LinuxPlan {
+    render_with_profiles(projection, program, cwd, self_path, &[])
+}
+
+/// `render`, with the real paths of the profile files the launch read (`-p`, `--extend`,
+/// `--restrict`): each one beneath a writable bind is shown read-only, and it and its
+/// ancestors up to that bind are rename guards.
+pub fn render_with_profiles(
+    projection: &SandboxProjection,
+    program: &LaunchProgram,
+    cwd: &str,
+    self_path: &str,
+    profiles: &[String],
 ) -> LinuxPlan {
     let mut binds: Vec<Bind> = Vec::new();
     let mut masks: Vec<Mask> = Vec::new();
@@ -89,7 +103,10 @@ pub fn render(
             fidelity.push(Fidelity {
                 path: "(dynamic loader)".to_string(),
                 note: "executable: the kernel opens the loader to start any dynamic program; \
-                       `ld.so FILE` maps a readable file without Landlock's Execute check"
+                       `ld.so FILE` maps a readable file without Landlock's Execute check. \
+                       Denied and vetoed programs are masked (unreadable), so the loader \
+                       cannot map them; it can still map a file the program wrote itself, \
+                       which reaches nothing the program's own code could not"
                     .to_string(),
             });
             for f in &rules.deny_files {
@@ -181,6 +198,13 @@ pub fn render(
             for p in &fs.write_deny {
                 if writable(p) {
                     binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny));
+                    fidelity.push(Fidelity {
+                        path: p.clone(),
+                        note: "read-only only if it exists at launch: a write exclusion absent \
+                               under a writable prefix cannot be bound (the guard still refuses \
+                               writing it)"
+                            .to_string(),
+                    });
                 }
             }
             for d in &fs.deny {
@@ -224,12 +248,54 @@ pub fn render(
             );
         }
     }
+    // What a run must not be able to rename away: the exclusions, the write exclusions and
+    // the profile files beneath a writable bind, and each of their ancestors up to it.
+    let writable_roots: Vec<String> = match &projection.fs {
+        None => vec!["/".to_string()],
+        Some(fs) => fs.write.clone(),
+    };
+    let under_write = |p: &str| writable_roots.iter().any(|w| within(p, w));
+    for p in profiles {
+        if under_write(p) {
+            binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::Profile));
+            fidelity.push(Fidelity {
+                path: p.clone(),
+                note: "a profile file this launch read: read-only in the envelope, and it and \
+                       its ancestors cannot be renamed there"
+                    .to_string(),
+            });
+        }
+    }
+    let mut protected: Vec<&String> = profiles.iter().collect();
+    if let Some(fs) = &projection.fs {
+        protected.extend(fs.deny.iter().chain(&fs.write_deny));
+    }
+    for p in protected {
+        for w in &writable_roots {
+            for a in rename_guards(p, w) {
+                binds.push(bind(
+                    &a,
+                    Access::Writable,
+                    Layer::Shown,
+                    BindWhy::RenameGuard,
+                ));
+            }
+        }
+    }
     binds.push(bind(
         self_path,
         Access::ReadOnly,
         Layer::Over,
         BindWhy::SelfPin,
     ));
+    fidelity.push(Fidelity {
+        path: RESOURCES.to_string(),
+        note: format!(
+            "capped at {} processes and {} GiB of memory by a cgroup of the launch where the launching user can make one (root, or a delegated subtree); otherwise uncapped",
+            ralc_runtime::plan::PIDS_MAX,
+            ralc_runtime::plan::MEMORY_MAX >> 30
+        ),
+    });
     for p in ["/dev", "/proc"] {
         fidelity.push(Fidelity {
             path: p.to_string(),
@@ -258,13 +324,29 @@ pub fn render(
             b.why,
         ))
     });
-    binds.dedup_by(|later, earlier| later.layer == earlier.layer && later.path == earlier.path);
+    // A rename guard that meets another bind of the same path and access keeps its reason:
+    // the launcher keeps a guard even within a writable bind.
+    binds.dedup_by(|later, earlier| {
+        let same = later.layer == earlier.layer && later.path == earlier.path;
+        if same && later.why == BindWhy::RenameGuard && later.access == earlier.access {
+            earlier.why = BindWhy::RenameGuard;
+        }
+        same
+    });
     masks.sort_by(|a, b| a.path.cmp(&b.path));
     masks.dedup();
     fidelity.sort();
     fidelity.dedup();
     refused.sort();
     refused.dedup();
+    let mut seccomp = seccomp_deny_set();
+    if projection.net_offline {
+        seccomp.extend(seccomp_offline_rules());
+    }
+    if landlock.exec.is_some() {
+        seccomp.push(memfd_exec_rule());
+    }
+    sort_rules(&mut seccomp);
     LinuxPlan {
         version: LINUX_PLAN_VERSION,
         program: program.clone(),
@@ -286,10 +368,32 @@ pub fn render(
         binds,
         masks,
         landlock,
-        seccomp: seccomp_deny_set(),
+        seccomp,
         fidelity,
+        environment: ralc_runtime::environment::Environment::policy(),
         refused,
     }
+}
+
+/// The fidelity entry about processes and memory (not a path).
+pub const RESOURCES: &str = "(processes and memory)";
+
+/// The ancestors of `path` strictly beneath the writable bind `root` (none when `path` is
+/// not beneath it), each to be bound over itself so it cannot be renamed.
+fn rename_guards(path: &str, root: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if path == root || !within(path, root) {
+        return out;
+    }
+    let mut a = path;
+    while let Some(i) = a.rfind('/') {
+        a = &a[..i];
+        if a.is_empty() || !within(a, root) || a == root {
+            break;
+        }
+        out.push(a.to_string());
+    }
+    out
 }
 
 fn sorted(mut v: Vec<String>) -> Vec<String> {
@@ -440,5 +544,51 @@ mod tests {
         let plan = render(&proj, &prog(), "/home/u", "/x/ralc");
         assert_eq!(plan.refused.len(), 1);
         assert_eq!(plan.cwd, "/");
+    }
+
+    #[test]
+    fn exclusions_and_profiles_under_a_writable_bind_get_rename_guards() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                write: vec!["/w".into(), "/w/a".into()],
+                deny: vec!["/w/a/b/secret".into(), "/elsewhere/x".into()],
+                write_deny: vec!["/w/c/hook".into()],
+                ..FsProjection::default()
+            }),
+            exec: ExecProjection::Restricted(KernelExecRules::default()),
+            net_offline: false,
+        };
+        let profiles = vec!["/w/p/q.ral".to_string(), "/ro/r.ral".to_string()];
+        let plan = render_with_profiles(&proj, &prog(), "/w", "/x/ralc", &profiles);
+        let guards: Vec<&str> = plan
+            .binds
+            .iter()
+            .filter(|b| b.why == BindWhy::RenameGuard)
+            .map(|b| b.path.as_str())
+            .collect();
+        // /w/a is a write prefix too: its bind keeps the guard's reason (the launcher keeps
+        // a guard within a writable bind).
+        assert_eq!(guards, vec!["/w/a", "/w/a/b", "/w/c", "/w/p"]);
+        assert!(plan.binds.iter().all(|b| b.why != BindWhy::RenameGuard
+            || (b.access == Access::Writable && b.layer == Layer::Shown)));
+        // The profile in the write region is read-only over it; the other is left alone.
+        assert!(plan.binds.iter().any(|b| b.path == "/w/p/q.ral"
+            && b.why == BindWhy::Profile
+            && b.layer == Layer::Over
+            && b.access == Access::ReadOnly));
+        assert!(!plan.binds.iter().any(|b| b.path == "/ro/r.ral"));
+        // An exec-restricting plan withholds executable memfds; an unrestricted one does not.
+        assert!(plan.seccomp.iter().any(|r| r.syscall == "memfd_create"));
+        let open = render(&SandboxProjection::default(), &prog(), "/w", "/x/ralc");
+        assert!(!open.seccomp.iter().any(|r| r.syscall == "memfd_create"));
+    }
+
+    #[test]
+    fn rename_guards_lie_strictly_between_the_bind_and_the_path() {
+        assert_eq!(rename_guards("/w/a/b/c", "/w"), vec!["/w/a/b", "/w/a"]);
+        assert!(rename_guards("/w/a", "/w").is_empty());
+        assert!(rename_guards("/w", "/w").is_empty());
+        assert!(rename_guards("/v/a/b", "/w").is_empty());
+        assert_eq!(rename_guards("/a/b", "/"), vec!["/a"]);
     }
 }

@@ -18,7 +18,7 @@ pub const BASE: &str = include_str!("macos-base.sbpl");
 /// `sandbox-exec` reports a 64 KiB limit per profile object; the renderer warns past this.
 pub const SIZE_WARNING: usize = 48 * 1024;
 /// The limit itself.
-pub const SIZE_LIMIT: usize = 64 * 1024;
+pub const SIZE_LIMIT: usize = ralc_runtime::macos::PROFILE_LIMIT;
 
 /// A door the base keeps shut, with the reason: data for the denial hint, since no grant
 /// can open it.

@@ -99,7 +99,7 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "E0221",
         title: "an `fs` member that is not a list",
-        meaning: "Each of `read`, `write`, `deny` is a list of path strings.",
+        meaning: "Each of `read`, `write`, `deny`, `deny_write` is a list of path strings.",
         example: "[fs: [read: '/etc']]",
         fix: "Write `read: ['/etc']`.",
     },
@@ -113,9 +113,9 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "E0223",
         title: "unknown `fs` member",
-        meaning: "The members of `fs` are read, write and deny.",
+        meaning: "The members of `fs` are read, write, deny and deny_write.",
         example: "[fs: [wrote: ['/tmp']]]",
-        fix: "Use read, write or deny.",
+        fix: "Use read, write, deny or deny_write.",
     },
     CodeInfo {
         code: "E0230",

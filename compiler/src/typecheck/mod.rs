@@ -227,11 +227,14 @@ fn check_fs(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<FsEntries>
             "read" => &mut out.read,
             "write" => &mut out.write,
             "deny" => &mut out.deny,
+            // An extension to the original design (docs/language.md): exclusions of the
+            // write region only.
+            "deny_write" => &mut out.deny_write,
             other => {
                 let mut d = Diagnostic::error("E0223", format!("unknown `fs` member `{other}`"))
                     .at(f.key_span)
-                    .with_help("the members are read, write, deny");
-                if let Some(n) = nearest(other, &["read", "write", "deny"]) {
+                    .with_help("the members are read, write, deny, deny_write");
+                if let Some(n) = nearest(other, &["read", "write", "deny", "deny_write"]) {
                     d = d.with_note(format!("did you mean `{n}`?"));
                 }
                 diags.push(d);

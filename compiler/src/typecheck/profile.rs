@@ -86,6 +86,9 @@ pub struct FsEntries {
     pub read: Option<Vec<PathEntry>>,
     pub write: Option<Vec<PathEntry>>,
     pub deny: Option<Vec<PathEntry>>,
+    /// `deny_write` (an extension, `docs/language.md`): exclusions of the write region
+    /// only — still readable, never writable, beating every write prefix at any depth.
+    pub deny_write: Option<Vec<PathEntry>>,
 }
 
 /// The one opinion a layer holds on the network.

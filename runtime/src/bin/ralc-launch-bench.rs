@@ -116,6 +116,7 @@ mod bench {
             },
             seccomp: seccomp_deny_set(),
             fidelity: vec![],
+            environment: ralc_runtime::environment::Environment::policy(),
             refused: vec![],
         }
     }

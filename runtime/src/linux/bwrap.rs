@@ -151,7 +151,15 @@ pub fn options(
                 a.extend(["--ro-bind".to_string(), "/dev/null".into(), name(path)?]);
             }
             Op::Dev => a.extend(["--dev".to_string(), "/dev".into()]),
-            Op::Proc => a.extend(["--proc".to_string(), "/proc".into()]),
+            // The envelope's own /proc, with the kernel's symbol table masked: it shows
+            // addresses to every reader where kptr_restrict is 0.
+            Op::Proc => a.extend([
+                "--proc".to_string(),
+                "/proc".into(),
+                "--ro-bind".into(),
+                "/dev/null".into(),
+                "/proc/kallsyms".into(),
+            ]),
         }
     }
     for s in seccomp_slots {

@@ -83,17 +83,25 @@ struct PathBeneath {
     parent_fd: i32,
 }
 
-fn create(handled: u64) -> io::Result<OwnedFd> {
-    let attr: u64 = handled;
-    // SAFETY: an 8-byte attr {handled_access_fs}, accepted by every ABI.
-    let fd = unsafe {
-        libc::syscall(
-            libc::SYS_landlock_create_ruleset,
-            &attr as *const u64,
-            std::mem::size_of::<u64>(),
-            0u32,
-        )
+/// `LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET` (ABI 6): no connecting to an abstract unix
+/// socket made outside the domain.
+pub const SCOPE_ABSTRACT_UNIX_SOCKET: u64 = 1 << 0;
+/// `LANDLOCK_SCOPE_SIGNAL` (ABI 6): no signal to a process outside the domain.
+pub const SCOPE_SIGNAL: u64 = 1 << 1;
+/// The first ABI with scopes.
+pub const SCOPES_ABI: u32 = 6;
+
+fn create(handled: u64, scoped: u64) -> io::Result<OwnedFd> {
+    // {handled_access_fs, handled_access_net, scoped}; without scopes only the first
+    // field is passed, which every ABI accepts.
+    let attr: [u64; 3] = [handled, 0, scoped];
+    let size = if scoped == 0 {
+        std::mem::size_of::<u64>()
+    } else {
+        std::mem::size_of::<[u64; 3]>()
     };
+    // SAFETY: an attr of `size` bytes from a live array.
+    let fd = unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, attr.as_ptr(), size, 0u32) };
     if fd < 0 {
         return Err(io::Error::last_os_error());
     }
@@ -136,7 +144,12 @@ pub struct Ruleset {
 impl Ruleset {
     /// Create a ruleset handling `handled`.
     pub fn new(handled: u64) -> Result<Ruleset, Refusal> {
-        let fd = create(handled).map_err(|e| Refusal::io("create the Landlock ruleset", e))?;
+        Ruleset::new_scoped(handled, 0)
+    }
+    /// Create a ruleset handling `handled` and scoping `scoped` (ABI 6's scopes).
+    pub fn new_scoped(handled: u64, scoped: u64) -> Result<Ruleset, Refusal> {
+        let fd =
+            create(handled, scoped).map_err(|e| Refusal::io("create the Landlock ruleset", e))?;
         Ok(Ruleset {
             fd,
             handled,

@@ -23,7 +23,7 @@ pub const EXIT_REFUSED: i32 = 126;
 pub const EXIT_MISSING: i32 = 127;
 
 /// Loader-injection variables removed from the child's environment.
-pub const LOADER_VARS: [&str; 3] = ["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH"];
+pub use crate::environment::LOADER_VARS;
 
 /// The executables pinned at start.
 #[derive(Debug)]
@@ -70,6 +70,14 @@ fn pin() -> Result<Pins, String> {
 )]
 fn search_path() -> String {
     std::env::var("PATH").unwrap_or_default()
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the launch reads the caller's session-agent variables to decide which cross"
+)]
+fn caller_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
 }
 
 /// Find `bwrap` on `path` (absolute entries only) and pin it.
@@ -144,6 +152,8 @@ pub struct Prepared {
     handoff: Vec<(OwnedFd, RawFd)>,
     reach: Option<OwnedFd>,
     bwrap: RawFd,
+    /// Session-agent variables removed from the program's environment (`environment`).
+    pub env_remove: Vec<String>,
 }
 
 impl Prepared {
@@ -164,6 +174,8 @@ impl Prepared {
 #[derive(Debug)]
 struct PendingLandlock {
     handled: u64,
+    /// Landlock's scopes (abstract unix sockets and signals), where the ABI has them.
+    scoped: u64,
     exec: Option<crate::plan::ExecAdmits>,
     program: String,
     own: OwnedFd,
@@ -172,7 +184,7 @@ struct PendingLandlock {
 
 impl PendingLandlock {
     fn build(&self) -> Result<Ruleset, Refusal> {
-        let mut rs = Ruleset::new(self.handled)?;
+        let mut rs = Ruleset::new_scoped(self.handled, self.scoped)?;
         if let Some(ex) = &self.exec {
             rs.allow(self.own.as_raw_fd(), Kind::File, landlock::EXECUTE)?;
             rs.admit_file(&self.program)?;
@@ -218,6 +230,7 @@ pub fn run(plan: &LinuxPlan, host: &Host) -> Result<i32, Refusal> {
     let pins = pin_at_start()
         .as_ref()
         .map_err(|e| Refusal::NoSelfPin(e.clone()))?;
+    super::streams::check(plan.offline)?;
     let prepared = prepare(plan, host, pins)?;
     spawn(prepared, pins)
 }
@@ -228,6 +241,7 @@ pub fn check_bwrap(pins: &Pins) -> Result<(), Refusal> {
     let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
         return Err(Refusal::NoBwrap);
     };
+    super::helper::check_trusted(bwrap_fd, bwrap_name)?;
     let ab = bwrap::probe(bwrap_fd, bwrap_name, &pins.abilities)?;
     if !ab.fd_binds {
         return Err(Refusal::BwrapWithoutFdBinds {
@@ -277,9 +291,10 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             });
         }
     }
-    let Some((bwrap_fd, _)) = &pins.bwrap else {
+    let Some((bwrap_fd, bwrap_name)) = &pins.bwrap else {
         return Err(Refusal::NoBwrap);
     };
+    super::helper::check_trusted(bwrap_fd, bwrap_name)?;
     if plan.landlock.exec.is_some() && host.landlock_abi == 0 {
         return Err(Refusal::NoLandlock);
     }
@@ -301,7 +316,9 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     let mut kept: Vec<Kept> = Vec::new();
     let mut symlinks: Vec<Op> = Vec::new();
     for b in binds {
+        // A rename guard is a mount point on purpose, even within a writable bind.
         if b.layer == Layer::Shown
+            && b.why != BindWhy::RenameGuard
             && kept.iter().any(|k| {
                 k.layer == Layer::Shown
                     && within(&b.path, &k.path)
@@ -350,29 +367,68 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             }
         }
     }
-    // A denied exec file beneath an allowed directory that is a regular file now is masked
-    // by name in the envelope (`/dev/null` bound over it: a mount point cannot be removed,
-    // renamed or replaced), so the directory need not be expanded entry by entry for it.
-    // One that is absent or not a regular file stays with the expansion (`landlock`).
+    // A denied exec file that is a regular file now is masked by name in the envelope
+    // (`/dev/null` bound over it: a mount point cannot be removed, renamed or replaced, and
+    // no loader can map what cannot be read); one beneath an allowed directory then need
+    // not be expanded around. One that is absent or not a regular file stays with the
+    // expansion (`landlock`). Each regular file whose name a veto names, in the allowed
+    // directories and the system's program directories, is masked alike.
     let mut exec = plan.landlock.exec.clone();
     let mut exec_masks: Vec<String> = Vec::new();
     if let Some(ex) = exec.as_mut() {
         let dirs = ex.dirs.clone();
+        let shown = |p: &str| {
+            kept.iter()
+                .any(|k| k.layer == Layer::Shown && within(p, &k.path))
+        };
         ex.deny_files.retain(|f| {
-            let maskable =
-                dirs.iter().any(|d| within(f, d)) && handle::lkind(f) == Some(Kind::File);
+            let maskable = handle::lkind(f) == Some(Kind::File) && shown(f);
             if maskable {
                 exec_masks.push(f.clone());
             }
-            !maskable
+            !(maskable && dirs.iter().any(|d| within(f, d)))
         });
+        let keys: Vec<String> = ex
+            .deny_names
+            .iter()
+            .map(|n| landlock::name_key(n))
+            .collect();
+        if !keys.is_empty() {
+            for d in vetoed_dirs(&dirs) {
+                if shown(&d) {
+                    exec_masks.extend(vetoed_files(&d, &keys));
+                }
+            }
+        }
+        exec_masks.sort();
+        exec_masks.dedup();
         if !exec_masks.is_empty() {
             notes.push(format!(
-                "denied exec files masked in the envelope (neither runnable nor readable there): {}",
+                "denied and vetoed exec files masked in the envelope (neither runnable nor readable there): {}",
                 exec_masks.join(", ")
             ));
         }
     }
+    // The host's session agents (tmux, ssh-agent, X, any socket) directly inside a shown
+    // writable directory such as the temp dir are masked, unless the plan binds them itself.
+    let mut agent_masks: Vec<String> = Vec::new();
+    for k in kept
+        .iter()
+        .filter(|k| k.layer == Layer::Shown && k.access == Access::Writable && k.kind == Kind::Dir)
+    {
+        for a in super::agents::in_dir(&k.path) {
+            if !plan.binds.iter().any(|b| within(&b.path, &a)) {
+                agent_masks.push(a);
+            }
+        }
+    }
+    if !agent_masks.is_empty() {
+        notes.push(format!(
+            "session agents and sockets masked in the envelope: {}",
+            agent_masks.join(", ")
+        ));
+    }
+    let env_remove = crate::environment::agents_to_remove(plan, &agent_masks, &caller_env);
     // Masks, wherever a Shown bind shows them.
     let mut masks: Vec<Op> = Vec::new();
     let mut mask_paths: Vec<&str> = plan
@@ -380,10 +436,12 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         .iter()
         .map(|m| m.path.as_str())
         .chain(exec_masks.iter().map(String::as_str))
+        .chain(agent_masks.iter().map(String::as_str))
         .collect();
     mask_paths.sort();
     mask_paths.dedup();
     let mut masked: Vec<String> = Vec::new();
+    let mut excluded: Vec<(String, super::alias::Ident)> = Vec::new();
     for m in mask_paths {
         // Within a directory already masked: hidden already (and the empty read-only
         // tmpfs there has no mount point to offer).
@@ -428,6 +486,12 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
                         now,
                     });
                 }
+                if !exec_masks.iter().any(|e| e == m) {
+                    use std::os::fd::AsFd;
+                    let id = super::alias::ident(fd.as_fd()).map_err(|e| Refusal::io(m, e))?;
+                    super::alias::check_links(m, id)?;
+                    excluded.push((m.to_string(), id));
+                }
                 match handle::kind_of(&fd).map_err(|e| Refusal::io(m, e))? {
                     Kind::Dir => {
                         masked.push(m.to_string());
@@ -442,13 +506,38 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
             }
         }
     }
+    // An excluded object mounted again elsewhere in what the envelope shows: another name
+    // the masks do not cover.
+    if !excluded.is_empty() {
+        use std::os::unix::fs::MetadataExt;
+        let info = std::fs::read_to_string("/proc/self/mountinfo")
+            .map_err(|e| Refusal::io("/proc/self/mountinfo", e))?;
+        let shown = |p: &str| {
+            kept.iter()
+                .any(|k| k.layer == Layer::Shown && within(p, &k.path))
+                && !masked.iter().any(|d| within(p, d))
+        };
+        let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+        super::alias::check_mounts(&excluded, &super::alias::mount_points(&info), shown, stat)?;
+    }
 
     // Landlock, built in the parent from these handles; the expansion runs while bwrap
     // builds the envelope (`spawn`), and the ruleset reaches the trampoline over the
     // reach socket before it may exec anything.
     let wants_fs = plan.landlock.fs_rights && host.landlock_abi > 0;
+    // No host daemon through an abstract socket, no signal to a host process: Landlock's
+    // scopes wherever the kernel has them, whatever the profile.
+    let scoped = if host.landlock_abi >= landlock::SCOPES_ABI {
+        landlock::SCOPE_ABSTRACT_UNIX_SOCKET | landlock::SCOPE_SIGNAL
+    } else {
+        notes.push(format!(
+            "this kernel's Landlock (ABI {}) has no scopes: abstract unix sockets and signals of the host are withheld only by the namespaces",
+            host.landlock_abi
+        ));
+        0
+    };
     let mut pending: Option<PendingLandlock> = None;
-    if exec.is_some() || wants_fs {
+    if exec.is_some() || wants_fs || scoped != 0 {
         let abi = host.landlock_abi;
         let mut handled = 0;
         if plan.landlock.exec.is_some() {
@@ -474,6 +563,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         }
         pending = Some(PendingLandlock {
             handled,
+            scoped,
             exec,
             program: plan.program.real.clone(),
             own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
@@ -525,11 +615,31 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         handoff.push((d, next_mount));
         next_mount += 1;
     }
+    // A mask at or beneath an Over bind (a write exclusion's directory bound read-only over
+    // itself from the host) would be covered by it: it is applied again after.
+    let over_paths: Vec<String> = over
+        .iter()
+        .filter_map(|op| match op {
+            Op::BindFd { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let remask: Vec<Op> = masks
+        .iter()
+        .filter(|op| match op {
+            Op::MaskDir { path } | Op::MaskFile { path } => {
+                over_paths.iter().any(|o| within(path, o))
+            }
+            _ => false,
+        })
+        .cloned()
+        .collect();
     ops.extend(symlinks);
     ops.extend(masks);
     ops.push(Op::Dev);
     ops.push(Op::Proc);
     ops.extend(over);
+    ops.extend(remask);
 
     let progs = seccomp::programs(&plan.seccomp).map_err(Refusal::Other)?;
     if progs.len() > slot::SECCOMP_MAX {
@@ -591,6 +701,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         handoff: lifted,
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
+        env_remove,
     })
 }
 
@@ -624,6 +735,54 @@ fn shown_as_pinned(name: &str, pin: &OwnedFd, kept: &[Kept], masks: &[Op], links
         return false;
     }
     md.file_type().is_file() && md.dev() == st.st_dev && md.ino() == st.st_ino
+}
+
+/// The system's program directories, as real paths, where a vetoed name is looked for
+/// besides the allowed directories: the loader can run a readable program from any of
+/// them, admitted or not.
+const PROGRAM_DIRS: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+];
+
+/// The directories searched for vetoed names: the allowed ones and the system's program
+/// directories, each by its real path, once.
+fn vetoed_dirs(allowed: &[String]) -> Vec<String> {
+    let mut v: Vec<String> = allowed.to_vec();
+    v.extend(
+        PROGRAM_DIRS
+            .iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .filter_map(|p| p.to_str().map(str::to_string)),
+    );
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// The regular files directly in `dir` whose name key a veto names (symlinks are judged
+/// where they point).
+fn vetoed_files(dir: &str, keys: &[String]) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in rd.flatten() {
+        let Some(name) = e.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        if !keys.contains(&landlock::name_key(&name)) {
+            continue;
+        }
+        if e.file_type().is_ok_and(|t| t.is_file()) {
+            out.push(format!("{}/{name}", dir.trim_end_matches('/')));
+        }
+    }
+    out
 }
 
 /// The dynamic loaders of this architecture (their real paths, where they exist): the
@@ -693,13 +852,26 @@ fn spawn_with(
         format!("/proc/self/fd/{}", slot::PIN),
         "--warrant".to_string(),
     ]);
-    for v in LOADER_VARS {
+    for v in LOADER_VARS
+        .iter()
+        .copied()
+        .chain(p.env_remove.iter().map(String::as_str))
+    {
         cmd.env_remove(v);
     }
-    // SAFETY: the closure only calls dup2, which is async-signal-safe, over a vector
-    // allocated before the fork.
+    // Bounded resources: the launch's cgroup where one can be made (removed when `cap`
+    // drops, after the wait), else RLIMIT_NPROC alone.
+    let cap = super::cgroup::Cap::create();
+    let procs: Vec<RawFd> = cap.as_ref().map(|c| c.procs_fds()).unwrap_or_default();
+    let nproc = cap.is_err().then(super::cgroup::nproc_fallback);
+    // SAFETY: the closure only calls write, setrlimit and dup2, which are
+    // async-signal-safe, over vectors allocated before the fork.
     unsafe {
         cmd.pre_exec(move || {
+            super::cgroup::join_self(&procs)?;
+            if let Some(n) = nproc {
+                super::cgroup::limit_nproc(n)?;
+            }
             for &(src, dst) in &pairs {
                 if libc::dup2(src, dst) < 0 {
                     return Err(std::io::Error::last_os_error());
@@ -742,6 +914,7 @@ fn spawn_with(
     let out = child
         .wait_with_output()
         .map_err(|e| Refusal::io("wait for bwrap", e))?;
+    drop(cap);
     if let Some(r) = refused {
         return Err(r);
     }

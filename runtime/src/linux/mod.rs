@@ -2,12 +2,18 @@
 //! says what it does and what it must never do. The shape is bwrap → `ralc --warrant`
 //! trampoline → Landlock → execve (see docs/linux.md).
 
+pub mod agents;
+pub mod alias;
 pub mod bwrap;
+pub mod cgroup;
 pub mod handle;
+pub mod helper;
 pub mod landlock;
 pub mod launch;
 pub mod memfd;
+pub mod privilege;
 pub mod refusal;
 pub mod seccomp;
+pub mod streams;
 pub mod trampoline;
 pub mod warrant;

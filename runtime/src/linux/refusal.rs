@@ -31,12 +31,18 @@ pub enum Refusal {
     Expansion { path: String, why: String },
     /// A pin would be overwritten by a hand-off slot.
     SlotCollision { fd: i32 },
+    /// An excluded object reachable under another name the plan cannot mask.
+    AliasedExclusion { path: String, why: String },
     /// This executable could not be pinned.
     NoSelfPin(String),
     /// A rendered name cannot go into bwrap's argv.
     BadName(String),
     /// A system call failed while preparing the launch.
     Io { what: String, error: io::Error },
+    /// Under `` `offline ``, a standard stream is an internet socket.
+    InternetStream { stream: &'static str, fd: i32 },
+    /// A helper ralc would execute (bwrap) sits where someone other than root could swap it.
+    UnsafeHelper { path: String, why: String },
     /// Anything else the launch cannot establish.
     Other(String),
 }
@@ -92,9 +98,21 @@ impl fmt::Display for Refusal {
                 f,
                 "a pinned executable sits on hand-off descriptor {fd}; the launch would run whatever landed there"
             ),
+            Refusal::AliasedExclusion { path, why } => write!(
+                f,
+                "the excluded {path} is reachable under another name the envelope cannot mask ({why}); nothing ran"
+            ),
             Refusal::NoSelfPin(why) => write!(f, "ralc could not pin its own executable: {why}"),
             Refusal::BadName(n) => write!(f, "the name {n:?} cannot be passed to bwrap"),
             Refusal::Io { what, error } => write!(f, "{what}: {error}"),
+            Refusal::InternetStream { stream, fd } => write!(
+                f,
+                "`offline is asked, but the program's {stream} (descriptor {fd}) is an internet socket, which would carry the network into the sandbox; give it a pipe, a file or a terminal"
+            ),
+            Refusal::UnsafeHelper { path, why } => write!(
+                f,
+                "{path} will not be executed: {why}; a helper must be owned by root in directories only root can write (install bubblewrap from the system's packages)"
+            ),
             Refusal::Other(s) => f.write_str(s),
         }
     }

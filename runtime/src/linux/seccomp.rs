@@ -46,10 +46,39 @@ pub fn number(name: &str) -> Option<i64> {
         "clone3" => libc::SYS_clone3,
         "setns" => libc::SYS_setns,
         "ioctl" => libc::SYS_ioctl,
-        _ => return None,
+        "fchmod" => libc::SYS_fchmod,
+        "fchmodat" => libc::SYS_fchmodat,
+        "fchmodat2" => libc::SYS_fchmodat2,
+        "openat" => libc::SYS_openat,
+        "openat2" => libc::SYS_openat2,
+        "mknodat" => libc::SYS_mknodat,
+        "socket" => libc::SYS_socket,
+        "memfd_create" => libc::SYS_memfd_create,
+        _ => return legacy(name),
     };
     Some(n)
 }
+
+/// The calls only older architectures have (x86-64's `chmod`, `open`, …; aarch64 and
+/// riscv64 have only their `*at` forms).
+#[cfg(target_arch = "x86_64")]
+fn legacy(name: &str) -> Option<i64> {
+    Some(match name {
+        "chmod" => libc::SYS_chmod,
+        "creat" => libc::SYS_creat,
+        "open" => libc::SYS_open,
+        "mknod" => libc::SYS_mknod,
+        _ => return None,
+    })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn legacy(_name: &str) -> Option<i64> {
+    None
+}
+
+/// A call of the deny-set this architecture does not have: nothing to filter.
+const LEGACY: &[&str] = &["chmod", "creat", "open", "mknod"];
 
 /// The rule that explains a denied syscall number, for a denial hint.
 pub fn explain(rules: &[SeccompRule], nr: i64) -> Option<&SeccompRule> {
@@ -83,8 +112,12 @@ pub fn programs(rules: &[SeccompRule]) -> Result<Vec<Vec<u8>>, String> {
     ] {
         let mut map: BTreeMap<i64, Vec<Rule>> = BTreeMap::new();
         for r in rules.iter().filter(|r| r.verdict == verdict) {
-            let nr = number(&r.syscall)
-                .ok_or_else(|| format!("seccomp: unknown syscall `{}`", r.syscall))?;
+            let Some(nr) = number(&r.syscall) else {
+                if LEGACY.contains(&r.syscall.as_str()) {
+                    continue;
+                }
+                return Err(format!("seccomp: unknown syscall `{}`", r.syscall));
+            };
             let entry = map.entry(nr).or_default();
             if let Some(m) = &r.arg {
                 let len = if m.dword {

@@ -1,8 +1,8 @@
 //! The trampoline, `ralc --warrant`, run by bwrap inside the envelope: report it was
 //! reached, verify the warrant (a sealed memfd, canonical), check the network namespace
-//! for `` `offline ``, enter Landlock (failing closed if a promised ruleset is missing),
-//! close every hand-off descriptor, and exec the program with loader-injection variables
-//! removed. It opens and trusts nothing else, and never runs the program unconfined.
+//! for `` `offline ``, drop every capability and set no_new_privs (`privilege`), enter
+//! Landlock (failing closed if a promised ruleset is missing), close every descriptor but
+//! 0, 1 and 2, and exec the program with loader-injection variables removed. It opens and trusts nothing else, and never runs the program unconfined.
 
 use super::launch::{EXIT_MISSING, EXIT_REFUSED, LOADER_VARS};
 use super::memfd;
@@ -27,6 +27,9 @@ fn confine() -> Result<Warrant, String> {
     let bytes =
         memfd::read_sealed(slot::WARRANT, MAX_BYTES).map_err(|e| format!("no warrant: {e}"))?;
     let w = Warrant::decode(&bytes)?;
+    // No privilege crosses, whoever launched ralc: every capability set emptied and
+    // no_new_privs set, read back (a failure refuses).
+    super::privilege::drop_all()?;
     if let Some(host) = w.host_netns {
         let here = super::launch::ns_inode("/proc/self/ns/net")
             .ok_or_else(|| "cannot read this network namespace".to_string())?;
@@ -53,13 +56,17 @@ fn confine() -> Result<Warrant, String> {
         drop(rs);
         super::landlock::enter(slot::RULESET, handled)?;
     }
-    // SAFETY: closes this process's own hand-off descriptors.
-    if unsafe { libc::close_range(slot::FIRST as u32, u32::MAX, 0) } != 0 {
+    // Only stdin, stdout and stderr cross: the hand-off descriptors and anything the
+    // caller left open (a file on a denied path, a directory to `openat` around a mask,
+    // a connected socket) close here.
+    // SAFETY: closes this process's own descriptors from 3 up.
+    if unsafe { libc::close_range(3, u32::MAX, 0) } != 0 {
         return Err(format!(
-            "closing the hand-off descriptors: {}",
+            "closing the inherited descriptors: {}",
             std::io::Error::last_os_error()
         ));
     }
+    super::privilege::check()?;
     Ok(w)
 }
 

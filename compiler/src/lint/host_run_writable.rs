@@ -1,0 +1,249 @@
+//! `host-run-writable`: a file the host runs or sources later — git's hooks and config,
+//! shell start-up files, editor project settings, the configs of cargo, npm and pip — that
+//! the stack leaves writable. A confined program that rewrites one acts outside its
+//! confinement the next time the host starts git, a shell or an editor. Judged on real
+//! paths against the places the freeze resolved (`~`, `xdg:config`, `cwd:`, `gitdir:`),
+//! by the model's write judgment. It reports; it must never change a verdict.
+
+use super::judge::StackIndex;
+use super::{Finding, Level, Lint, LintInfo, LintInput, Places};
+use crate::capability::layer::Origin;
+use crate::capability::stack::GrantStack;
+use crate::path::frozen::RealPath;
+
+pub static INFO: LintInfo = LintInfo {
+    name: "host-run-writable",
+    default_level: Level::Warn,
+    authoring: false,
+    summary: "a file the host runs or sources later is writable",
+    what: "Names each file or directory the host runs or sources later that the stack lets a confined program write: git's hooks and config (in the working directory's `.git` and in `gitdir:`), shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, …), `~/.gitconfig` and `xdg:config/git`, the editors' project settings (`.vscode`, `.idea`), `~/.cargo/config.toml`, `~/.npmrc`, `~/.pypirc`.",
+    why: "Each is code, or names code, that runs outside the confinement: `core.fsmonitor` or a hook runs on the host's next `git status`, a start-up file on its next shell, a task on the editor's next open. A confined program that can rewrite one escapes the next time the host starts that tool.",
+    example: "[\n  fs: [write: ['cwd:']],\n]",
+    fix: "Add the file to `deny_write` (readable, never writable): `fs: [write: ['cwd:'], deny_write: ['cwd:.git/hooks', 'cwd:.git/config']]`, or write only the directories the program needs.",
+};
+
+/// Where the host runs or sources files, relative to a place, and what each is.
+const HOME: &[(&str, &str)] = &[
+    (".bashrc", "a shell start-up file"),
+    (".bash_profile", "a shell start-up file"),
+    (".bash_login", "a shell start-up file"),
+    (".bash_logout", "a shell start-up file"),
+    (".profile", "a shell start-up file"),
+    (".zshrc", "a shell start-up file"),
+    (".zshenv", "a shell start-up file"),
+    (".zprofile", "a shell start-up file"),
+    (".zlogin", "a shell start-up file"),
+    (
+        ".gitconfig",
+        "git's configuration (aliases, core.fsmonitor, core.hooksPath)",
+    ),
+    (
+        ".cargo/config.toml",
+        "cargo's configuration (runners, build wrappers)",
+    ),
+    (
+        ".cargo/config",
+        "cargo's configuration (runners, build wrappers)",
+    ),
+    (".npmrc", "npm's configuration (script shell, hooks)"),
+    (".pypirc", "pip's upload configuration"),
+];
+const XDG_CONFIG: &[(&str, &str)] = &[
+    (
+        "git",
+        "git's configuration (aliases, core.fsmonitor, core.hooksPath)",
+    ),
+    ("fish", "a shell start-up file"),
+];
+const CWD: &[(&str, &str)] = &[
+    (".git/hooks", "git's hooks"),
+    (
+        ".git/config",
+        "git's configuration (aliases, core.fsmonitor, core.hooksPath)",
+    ),
+    (
+        ".vscode",
+        "editor project settings (tasks, launch configurations)",
+    ),
+    (".idea", "editor project settings (run configurations)"),
+];
+const GITDIR: &[(&str, &str)] = &[
+    ("hooks", "git's hooks"),
+    (
+        "config",
+        "git's configuration (aliases, core.fsmonitor, core.hooksPath)",
+    ),
+];
+
+/// One host-run file left writable.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct HostRunFinding {
+    /// The file or directory, real.
+    pub path: RealPath,
+    /// What the host does with it.
+    pub what: &'static str,
+    /// The write entry that makes it writable (`None`: no layer opines on writing it).
+    pub write_entry: Option<Origin>,
+}
+
+/// The host-run files of `places`, as real paths with what each is, sorted.
+pub fn candidates(places: &Places) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let mut under = |base: &Option<RealPath>, list: &[(&str, &'static str)]| {
+        if let Some(b) = base {
+            let b = b.as_str().trim_end_matches('/');
+            for (rel, what) in list {
+                out.push((format!("{b}/{rel}"), *what));
+            }
+        }
+    };
+    under(&places.home, HOME);
+    under(&places.xdg_config, XDG_CONFIG);
+    under(&places.cwd, CWD);
+    // Outside a repository `gitdir:` is the working directory: no git files there.
+    if places.gitdir != places.cwd {
+        under(&places.gitdir, GITDIR);
+    }
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// The host-run files a composed stack leaves writable (the model's write judgment).
+pub fn host_run_writable(stack: &GrantStack, places: &Places) -> Vec<HostRunFinding> {
+    of_index(&StackIndex::of_stack(stack), places)
+}
+
+fn of_index(s: &StackIndex<'_>, places: &Places) -> Vec<HostRunFinding> {
+    if !s.fs_restricted() {
+        return Vec::new();
+    }
+    candidates(places)
+        .into_iter()
+        .filter_map(|(p, what)| {
+            let write_entry = s.writable(&p)?;
+            Some(HostRunFinding {
+                path: RealPath::from_resolved(p),
+                what,
+                write_entry,
+            })
+        })
+        .collect()
+}
+
+pub struct HostRunWritable;
+
+impl Lint for HostRunWritable {
+    fn info(&self) -> &'static LintInfo {
+        &INFO
+    }
+    fn check(&self, input: &LintInput<'_>, out: &mut Vec<Finding>) {
+        out.extend(of_index(&input.index(), input.places).iter().map(finding));
+    }
+}
+
+/// The finding of one host-run file: at the write entry that makes it writable.
+pub fn finding(f: &HostRunFinding) -> Finding {
+    let mut finding = Finding::new(
+        format!(
+            "`{}` ({}) is writable: the host runs it later, outside the confinement",
+            f.path.as_str(),
+            f.what
+        ),
+        f.write_entry.as_ref().map(|o| o.span),
+    );
+    if let Some(w) = &f.write_entry {
+        finding = finding.with_label(w.span, format!("writable by `{}`", w.written));
+    }
+    finding.with_help(format!(
+        "add it to `deny_write` (readable, never writable): `deny_write: ['{}']`",
+        f.path.as_str()
+    ))
+}
+
+/// The finding as a diagnostic at the lint's default level.
+pub fn diagnostic(f: &HostRunFinding) -> crate::diag::Diagnostic {
+    let sev = INFO
+        .default_level
+        .severity()
+        .unwrap_or(crate::diag::Severity::Warning);
+    super::to_diagnostic(&INFO, sev, finding(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceMap;
+    use crate::lint::testkit::{check_with, test_places, LayerBuilder};
+
+    fn check(
+        lint: &dyn Lint,
+        layers: &[crate::capability::layer::Capabilities],
+        sm: &SourceMap,
+    ) -> Vec<Finding> {
+        check_with(lint, layers, sm, &test_places())
+    }
+
+    #[test]
+    fn fires_on_git_hooks_and_config_in_a_writable_project() {
+        let mut sm = SourceMap::new();
+        let layers = vec![LayerBuilder::new("a.ral")
+            .write("/home/u/proj")
+            .build(&mut sm)];
+        let f = host_run_writable(&GrantStack::new(layers.clone()), &test_places());
+        let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            vec![
+                "/home/u/proj/.git/config",
+                "/home/u/proj/.git/hooks",
+                "/home/u/proj/.idea",
+                "/home/u/proj/.vscode",
+            ]
+        );
+        assert!(f.iter().all(|f| f.write_entry.is_some()));
+        let lint = check(&HostRunWritable, &layers, &sm);
+        assert_eq!(lint.len(), 4);
+        assert!(
+            lint[0].message.contains("git's configuration"),
+            "{}",
+            lint[0].message
+        );
+    }
+
+    #[test]
+    fn a_write_exclusion_or_a_narrow_write_silences_it() {
+        let mut sm = SourceMap::new();
+        let layers = vec![LayerBuilder::new("a.ral")
+            .write("/home/u/proj/src")
+            .write("/home/u/.cache")
+            .build(&mut sm)];
+        assert!(check(&HostRunWritable, &layers, &sm).is_empty());
+        // The home written wholesale: every start-up file, silenced one by one.
+        let mut sm = SourceMap::new();
+        let mut layers = vec![LayerBuilder::new("b.ral").write("/home/u").build(&mut sm)];
+        let all = host_run_writable(&GrantStack::new(layers.clone()), &test_places());
+        assert!(all.iter().any(|f| f.path.as_str() == "/home/u/.bashrc"));
+        assert!(all.iter().any(|f| f.path.as_str() == "/home/u/.config/git"));
+        let fs = layers[0].fs.as_mut().unwrap();
+        for f in &all {
+            fs.write_deny.push(crate::capability::layer::FsEntry {
+                path: crate::capability::testkit::fp(f.path.as_str()),
+                origin: crate::capability::testkit::origin("b.ral", 9, f.path.as_str()),
+            });
+        }
+        assert!(host_run_writable(&GrantStack::new(layers), &test_places()).is_empty());
+    }
+
+    #[test]
+    fn outside_a_repository_gitdir_names_nothing() {
+        let mut p = test_places();
+        p.gitdir = p.cwd.clone();
+        assert!(!candidates(&p)
+            .iter()
+            .any(|(c, _)| c.ends_with("/proj/hooks")));
+        assert!(candidates(&test_places())
+            .iter()
+            .any(|(c, _)| c == "/home/u/proj/.git/hooks"));
+    }
+}

@@ -1,0 +1,121 @@
+//! An excluded file mounted again elsewhere in the read region (a bind mount made on the
+//! host before the launch) is another name the envelope's mask does not cover: `ralc run`
+//! must refuse the launch, naming the file and the mount, and run nothing. The bind mount
+//! needs root; as another user the test says so and counts as a skip (it never passes
+//! silently). The mount lives in the build's temp directory and is removed on every exit.
+
+use std::path::{Path, PathBuf};
+
+fn ralc_bin() -> PathBuf {
+    let me = std::env::current_exe().expect("current_exe");
+    let bin = me
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("ralc");
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first (`cargo build -p ralc`)",
+        bin.display()
+    );
+    bin
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs mount/umount on the host and the ralc binary"
+)]
+fn run(cmd: &str, args: &[&str], cwd: &Path) -> std::process::Output {
+    std::process::Command::new(cmd)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+}
+
+/// Unmounts on drop, so a failed assertion leaves no mount behind.
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = run("umount", &[self.0.to_str().unwrap_or("")], Path::new("/"));
+    }
+}
+
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        == Some("0")
+}
+
+#[test]
+fn an_excluded_file_mounted_again_elsewhere_refuses_the_launch() {
+    if !is_root() {
+        println!(
+            "SKIPPED alias_mount: a bind mount on the host needs root (this pass is unprivileged)"
+        );
+        return;
+    }
+    let ralc = ralc_bin();
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(base).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("ralc-alias")
+        .tempdir_in(base)
+        .unwrap();
+    let proj = std::fs::canonicalize(dir.path()).unwrap().join("proj");
+    std::fs::create_dir_all(proj.join("pub")).unwrap();
+    std::fs::write(proj.join(".env"), "CONTENT-secret\n").unwrap();
+    std::fs::write(proj.join("pub/alias"), "placeholder\n").unwrap();
+    let (secret, alias) = (proj.join(".env"), proj.join("pub/alias"));
+    let profile = proj.join("../p.ral");
+    std::fs::write(
+        &profile,
+        "[exec: ['system:': 'allow'], fs: [write: ['cwd:'], deny: ['cwd:.env']]]\n",
+    )
+    .unwrap();
+    let args = |p: &Path| {
+        vec![
+            "run".to_string(),
+            "-p".to_string(),
+            p.to_str().unwrap().to_string(),
+            "--".to_string(),
+            "/bin/sh".to_string(),
+            "-c".to_string(),
+            "printf '%s-%s\\n' LAUNCH ED; cat pub/alias".to_string(),
+        ]
+    };
+    let argv = args(&profile);
+    let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+    // Before the alias: the launch runs, and the placeholder is all it reads.
+    let out = run(ralc.to_str().unwrap(), &argv, &proj);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("LAUNCH-ED"),
+        "{out:?}"
+    );
+    let m = run(
+        "mount",
+        &["--bind", secret.to_str().unwrap(), alias.to_str().unwrap()],
+        Path::new("/"),
+    );
+    assert!(m.status.success(), "mount --bind: {m:?}");
+    let _mounted = Mounted(alias.clone());
+    let out = run(ralc.to_str().unwrap(), &argv, &proj);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{out:?}");
+    assert!(
+        !stdout.contains("LAUNCH-ED") && !stdout.contains("CONTENT-"),
+        "{out:?}"
+    );
+    assert!(
+        stderr.contains(secret.to_str().unwrap())
+            && stderr.contains("mounted again")
+            && stderr.contains(alias.to_str().unwrap()),
+        "{stderr}"
+    );
+}

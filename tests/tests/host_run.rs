@@ -1,0 +1,156 @@
+//! Files the host runs later, on a real layout: a git repository (made by the host's git)
+//! with a hook and editor settings, in a project outside `/tmp`, launched through the
+//! `ralc run` binary under `std:minimal` and `std:reasonable`. Inside, git still reads its
+//! config (`git status` works); rewriting a hook, `core.fsmonitor`, an editor task, or
+//! renaming `.git/hooks` away all fail, and the host's files are intact afterwards. Each
+//! hostile step prints a marker built at run time (`printf '%s-%s\n' ESC APED`), and
+//! `LAUNCH-ED` proves the program ran (a refused launch never passes). A missing bwrap,
+//! git or ralc binary fails; nothing is skipped.
+
+use std::path::{Path, PathBuf};
+
+fn ralc_bin() -> PathBuf {
+    let me = std::env::current_exe().expect("current_exe");
+    let bin = me
+        .parent()
+        .and_then(Path::parent)
+        .expect("target dir")
+        .join("ralc");
+    assert!(
+        bin.is_file(),
+        "{} is missing: build it first (`cargo build -p ralc`)",
+        bin.display()
+    );
+    bin
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the host's git and the ralc binary"
+)]
+fn run(cmd: &str, args: &[&str], cwd: &Path) -> std::process::Output {
+    std::process::Command::new(cmd)
+        .args(args)
+        .current_dir(cwd)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+}
+
+/// A repository as a developer has it: one commit, a hook, editor settings.
+fn repository(root: &Path) -> PathBuf {
+    let proj = root.join("proj");
+    std::fs::create_dir_all(proj.join(".vscode")).unwrap();
+    std::fs::write(proj.join("README"), "hello\n").unwrap();
+    std::fs::write(proj.join(".vscode/tasks.json"), "{}\n").unwrap();
+    let git = |args: &[&str]| {
+        let out = run("git", args, &proj);
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q", "."]);
+    git(&[
+        "-c",
+        "user.email=t@example.org",
+        "-c",
+        "user.name=t",
+        "add",
+        "README",
+    ]);
+    git(&[
+        "-c",
+        "user.email=t@example.org",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-q",
+        "-m",
+        "init",
+    ]);
+    std::fs::write(proj.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
+    proj
+}
+
+const HOSTILE: &str = "printf '%s-%s\\n' LAUNCH ED; \
+    echo 'echo owned' >> .git/hooks/pre-commit && printf '%s-%s\\n' ESC APED; \
+    echo 'echo owned' > .git/hooks/post-checkout && printf '%s-%s\\n' ESC APED; \
+    git config core.fsmonitor 'echo owned' && printf '%s-%s\\n' ESC APED; \
+    git config alias.st '!echo owned' && printf '%s-%s\\n' ESC APED; \
+    mv .git/hooks .git/hooks-away && printf '%s-%s\\n' ESC APED; \
+    echo '{\"tasks\": []}' > .vscode/tasks.json && printf '%s-%s\\n' ESC APED; \
+    mv .vscode vscode-away && printf '%s-%s\\n' ESC APED; \
+    git status --short >/dev/null && echo STATUS-OK";
+
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: bwrap must be on the process's PATH"
+)]
+fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
+    assert!(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .any(|d| d.join("bwrap").is_file()),
+        "bwrap (bubblewrap) is not on PATH"
+    );
+    let ralc = ralc_bin();
+    // Outside /tmp: the build's own temp directory under target/.
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(base).unwrap();
+    for profile in [
+        "std:minimal",
+        "std:edit-only",
+        "std:reasonable",
+        "std:confined",
+    ] {
+        let dir = tempfile::Builder::new()
+            .prefix("ralc-host-run")
+            .tempdir_in(base)
+            .unwrap();
+        let proj = repository(dir.path());
+        let config = std::fs::read(proj.join(".git/config")).unwrap();
+        let hook = std::fs::read(proj.join(".git/hooks/pre-commit")).unwrap();
+        let out = run(
+            ralc.to_str().unwrap(),
+            &["run", "-p", profile, "--", "/bin/sh", "-c", HOSTILE],
+            &proj,
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let all = format!(
+            "{profile}: status {:?}\nstdout {stdout}\nstderr {stderr}",
+            out.status
+        );
+        assert!(stdout.contains("LAUNCH-ED"), "never ran: {all}");
+        assert!(
+            !stdout.contains("ESC-APED") && !stderr.contains("ESC-APED"),
+            "{all}"
+        );
+        assert!(
+            stdout.contains("STATUS-OK"),
+            "git status failed inside: {all}"
+        );
+        assert_eq!(
+            std::fs::read(proj.join(".git/config")).unwrap(),
+            config,
+            "{all}"
+        );
+        assert_eq!(
+            std::fs::read(proj.join(".git/hooks/pre-commit")).unwrap(),
+            hook,
+            "{all}"
+        );
+        assert!(!proj.join(".git/hooks/post-checkout").exists(), "{all}");
+        assert!(!proj.join(".git/hooks-away").exists(), "{all}");
+        assert_eq!(
+            std::fs::read_to_string(proj.join(".vscode/tasks.json")).unwrap(),
+            "{}\n",
+            "{all}"
+        );
+        // The host's git, afterwards, runs nothing the program wrote.
+        let after = run("git", &["status", "--short"], &proj);
+        assert!(
+            !String::from_utf8_lossy(&after.stdout).contains("owned")
+                && !String::from_utf8_lossy(&after.stderr).contains("owned"),
+            "{after:?}"
+        );
+    }
+}
