@@ -25,6 +25,9 @@ pub struct LayerInput {
 pub struct StackRequest {
     pub layers: Vec<LayerInput>,
     pub ctx: FreezeCtx,
+    /// `--allow-outside-links`: a relative layer name may resolve outside the tree it
+    /// was named from (refused by default: `crate::reader::check_contained`).
+    pub allow_outside_links: bool,
 }
 
 impl StackRequest {
@@ -50,7 +53,11 @@ impl StackRequest {
         push(&args.profiles, LayerRole::Policy);
         push(&args.extend, LayerRole::Extension);
         push(&args.restrict, LayerRole::Restrict);
-        StackRequest { layers, ctx }
+        StackRequest {
+            layers,
+            ctx,
+            allow_outside_links: args.allow_outside_links,
+        }
     }
 }
 
@@ -80,13 +87,15 @@ pub fn compile(req: StackRequest) -> Compiled {
     let StackRequest {
         layers: inputs,
         ctx,
+        allow_outside_links,
     } = req;
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let mut typed = Vec::new();
     let mut layers = Vec::new();
     for input in &inputs {
-        let (_id, t, mut d) = crate::cli::check::front_end(&mut sources, &input.name);
+        let (_id, t, mut d) =
+            crate::cli::check::front_end(&mut sources, &input.name, allow_outside_links);
         diagnostics.append(&mut d);
         let Some(t) = t else { continue };
         let source = LayerSource {

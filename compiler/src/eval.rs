@@ -1,6 +1,11 @@
 //! The evaluator of the data subset (spec §1.2): `let`, `$name`, interpolation, spread,
 //! `return`. It runs nothing and reads nothing; every other construct is refused with a
 //! diagnostic that names it and points at it.
+//!
+//! It is bounded: every value built (literals and each copy a `$name` makes) is counted
+//! against [`MAX_NODES`] and [`MAX_BYTES`], and no bound value nests deeper than
+//! [`MAX_VALUE_DEPTH`]; the `let` that crosses a budget is E0127 and evaluation stops
+//! there, before the copy is made. It must never build a value without counting it.
 
 use crate::diag::codes::CodeInfo;
 use crate::diag::{Diagnostic, Span};
@@ -53,6 +58,49 @@ impl ValueKind {
     }
 }
 
+/// The most value nodes one evaluation builds (copies included).
+pub const MAX_NODES: u64 = 500_000;
+/// The most string bytes one evaluation builds (copies included).
+pub const MAX_BYTES: u64 = 8 * 1024 * 1024;
+/// The deepest nesting of a value bound by `let` (each `let` can wrap the last one).
+pub const MAX_VALUE_DEPTH: usize = 64;
+
+/// What a value costs: its nodes, its string bytes and its nesting depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    pub nodes: u64,
+    pub bytes: u64,
+    pub depth: usize,
+}
+
+/// The cost of a value, measured without recursion (an explicit stack).
+pub fn cost(v: &Value) -> Cost {
+    let mut c = Cost::default();
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 1)];
+    while let Some((v, d)) = stack.pop() {
+        c.nodes += 1;
+        c.depth = c.depth.max(d);
+        match &v.kind {
+            ValueKind::Str(s) | ValueKind::Int(s) | ValueKind::Tag(s) => c.bytes += s.len() as u64,
+            ValueKind::Bool(_) | ValueKind::Unit => {}
+            ValueKind::List(l) => stack.extend(l.iter().map(|x| (x, d + 1))),
+            ValueKind::Record(fs) => {
+                for f in fs {
+                    c.bytes += f.key.len() as u64;
+                    stack.push((&f.value, d + 1));
+                }
+            }
+            ValueKind::Map(m) => {
+                for (k, x) in m {
+                    stack.push((k, d + 1));
+                    stack.push((x, d + 1));
+                }
+            }
+        }
+    }
+    c
+}
+
 /// Evaluate a program to its value. Every error is reported. The value is returned
 /// whenever it could be computed, even if an error was found elsewhere (a failed field
 /// is dropped), so the typecheck can report its own errors in the same run: a caller
@@ -61,6 +109,8 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
     let mut ev = Eval {
         env: BTreeMap::new(),
         diags: Vec::new(),
+        built: Cost::default(),
+        over: false,
     };
     let mut result: Option<Value> = None;
     let mut returned: Option<Span> = None;
@@ -75,11 +125,26 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
             continue;
         }
         match item {
-            Item::Let { name, value, .. } => {
+            Item::Let {
+                name, value, span, ..
+            } => {
                 let v = ev.expr(value);
+                if ev.over {
+                    ev.diags
+                        .push(over_budget(*span, "builds more data than a profile may"));
+                    return (None, ev.diags);
+                }
                 match v {
                     Some(v) => {
-                        ev.env.insert(name.clone(), Some(v));
+                        let c = cost(&v);
+                        if c.depth > MAX_VALUE_DEPTH {
+                            ev.diags.push(over_budget(
+                                *span,
+                                &format!("nests values deeper than {MAX_VALUE_DEPTH} levels"),
+                            ));
+                            return (None, ev.diags);
+                        }
+                        ev.env.insert(name.clone(), Some((v, c)));
                     }
                     None => {
                         // Bound but unusable: later reads are not reported again.
@@ -106,6 +171,13 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
             }
             Item::Expr(e) => result = ev.expr(e),
         }
+        if ev.over {
+            ev.diags.push(over_budget(
+                item.span(),
+                "builds more data than a profile may",
+            ));
+            return (None, ev.diags);
+        }
     }
     let ends_with_value = returned.is_some() || matches!(program.items.last(), Some(Item::Expr(_)));
     if !ends_with_value {
@@ -124,16 +196,52 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
     (result, ev.diags)
 }
 
+/// E0127 at the item that crossed a budget.
+fn over_budget(at: Span, what: &str) -> Diagnostic {
+    Diagnostic::error("E0127", format!("this binding {what}"))
+        .at(at)
+        .with_help(format!(
+            "a profile builds at most {} values and {} MiB of text, nested at most {MAX_VALUE_DEPTH} deep; write the grant settings out instead of multiplying them",
+            MAX_NODES,
+            MAX_BYTES >> 20
+        ))
+}
+
 struct Eval {
-    /// `None`: bound to a value that failed to evaluate (already reported).
-    env: BTreeMap<String, Option<Value>>,
+    /// `None`: bound to a value that failed to evaluate (already reported). Each value
+    /// carries its measured cost, charged again at every copy.
+    env: BTreeMap<String, Option<(Value, Cost)>>,
     diags: Vec<Diagnostic>,
+    /// Everything built so far.
+    built: Cost,
+    /// A budget was crossed: build nothing more.
+    over: bool,
 }
 
 impl Eval {
+    /// Charge `nodes` and `bytes` to the budget; false (and `over`) when it is spent.
+    fn charge(&mut self, nodes: u64, bytes: u64) -> bool {
+        self.built.nodes += nodes;
+        self.built.bytes += bytes;
+        if self.built.nodes > MAX_NODES || self.built.bytes > MAX_BYTES {
+            self.over = true;
+        }
+        !self.over
+    }
+
     fn lookup(&mut self, name: &str, span: Span) -> Option<Value> {
-        match self.env.get(name) {
-            Some(Some(v)) => Some(v.clone()),
+        let found = self.env.get(name).map(|o| o.as_ref().map(|(_, c)| *c));
+        match found {
+            Some(Some(c)) => {
+                // charged before the copy is made; a spent budget makes no copy
+                if !self.charge(c.nodes, c.bytes) {
+                    return None;
+                }
+                self.env
+                    .get(name)
+                    .and_then(Option::as_ref)
+                    .map(|(v, _)| v.clone())
+            }
             Some(None) => None,
             None => {
                 let mut d = Diagnostic::error("E0110", format!("`${name}` is not bound"))
@@ -151,6 +259,18 @@ impl Eval {
     }
 
     fn expr(&mut self, e: &Expr) -> Option<Value> {
+        if self.over {
+            return None;
+        }
+        let bytes = match &e.kind {
+            ExprKind::Word(w) => w.len(),
+            ExprKind::Int(i) => i.len(),
+            ExprKind::Tag(t) => t.len(),
+            _ => 0,
+        };
+        if !self.charge(1, bytes as u64) {
+            return None;
+        }
         let kind = match &e.kind {
             ExprKind::Word(w) => ValueKind::Str(w.clone()),
             ExprKind::Int(i) => ValueKind::Int(i.clone()),
@@ -191,7 +311,7 @@ impl Eval {
                         }
                     }
                 }
-                if !ok {
+                if !ok || !self.charge(0, out.len() as u64) {
                     return None;
                 }
                 ValueKind::Str(out)
@@ -424,7 +544,63 @@ pub const CODES: &[CodeInfo] = &[
         example: "return ()\n[detach: false]",
         fix: "Move the item above the `return`, or delete it.",
     },
+    CodeInfo {
+        code: "E0127",
+        title: "the profile builds too much data",
+        meaning: "Evaluation is bounded: a profile builds at most 500,000 values and 8 MiB of text, counting every copy a `$name` makes, and a `let` may nest values at most 64 levels deep. Repeated doublings (`let b = [$a, $a]`, `let c = [$b, $b]`, …) cross the budget in a few lines; the `let` that crosses it is reported and evaluation stops there.",
+        example: "let a = [x, x, x, x, x, x, x, x, x, x]\nlet b = [$a, $a, $a, $a, $a, $a, $a, $a, $a, $a]\nlet c = [$b, $b, $b, $b, $b, $b, $b, $b, $b, $b]\nlet d = [$c, $c, $c, $c, $c, $c, $c, $c, $c, $c]\nlet e = [$d, $d, $d, $d, $d, $d, $d, $d, $d, $d]\nlet f = [$e, $e, $e, $e, $e, $e, $e, $e, $e, $e]\n[exec: []]",
+        fix: "Write the grant settings out; a real profile is far below the budget.",
+    },
 ];
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+    use crate::diag::FileId;
+
+    fn eval(src: &str) -> (Option<Value>, Vec<Diagnostic>) {
+        let (p, d) = crate::syntax::parse(FileId(0), src.as_bytes());
+        assert!(d.is_empty(), "{d:?}");
+        evaluate(&p)
+    }
+
+    #[test]
+    fn a_billion_laughs_stops_at_the_let_that_crosses_the_budget() {
+        let mut src = String::from("let a0 = [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for i in 1..10 {
+            let p = format!("$a{}", i - 1);
+            src.push_str(&format!("let a{i} = [{}]\n", [p.as_str(); 10].join(", ")));
+        }
+        src.push_str("[exec: []]\n");
+        let (v, d) = eval(&src);
+        assert!(v.is_none());
+        let codes: Vec<_> = d.iter().map(|d| d.code.as_str()).collect();
+        assert_eq!(codes, ["E0127"]);
+        // a4 (10^5 nodes) fits; a5 (10^6) crosses the budget before it is copied
+        assert_eq!(d[0].span.map(|s| s.start), src.find("let a5"));
+    }
+
+    #[test]
+    fn nesting_through_lets_is_capped() {
+        let mut src = String::from("let a0 = [x]\n");
+        for i in 1..200 {
+            src.push_str(&format!("let a{i} = [$a{}]\n", i - 1));
+        }
+        src.push_str("[exec: []]\n");
+        let (_, d) = eval(&src);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, "E0127");
+        assert!(d[0].message.contains("deeper"), "{}", d[0].message);
+    }
+
+    #[test]
+    fn cost_counts_nodes_bytes_and_depth() {
+        let (v, _) = eval("[a: [bb, ccc], d: 'x']\n");
+        let c = cost(&v.expect("a value"));
+        assert_eq!((c.nodes, c.depth), (5, 3));
+        assert_eq!(c.bytes, 1 + 2 + 3 + 1 + 1);
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 //! The pipeline (see `ARCHITECTURE.md`): `syntax` (lex, parse) → `eval` (the data subset)
 //! → `typecheck` (grant's declared table) → `freeze` (paths, against one `FreezeCtx`) →
 //! `capability` (the model: tables, `GrantStack`, judgments) → `lint`, `render`, and the
-//! `cli`. Everything but `freeze`'s disk trait implementation and `cli` is pure.
+//! `cli`. Everything but `freeze`'s disk trait implementation, `reader` and `cli` is pure.
 
 #![forbid(unsafe_code)]
 
@@ -16,6 +16,7 @@ pub mod freeze;
 pub mod guard;
 pub mod lint;
 pub mod path;
+pub mod reader;
 pub mod render;
 pub mod std_profiles;
 pub mod syntax;

@@ -1,8 +1,10 @@
 //! ralc-runtime: the plan types ralc's back ends render (`LinuxPlan`, …) and their
 //! enforcement on Linux: bwrap, Landlock and seccomp, and the `--warrant` trampoline; on
-//! macOS, the launch under a Seatbelt profile (`macos`; its pure parts build everywhere).
+//! macOS, the launch under a Seatbelt profile (`macos`; its pure parts build everywhere);
+//! on Windows: AppContainer, capability ACEs, the stamp store and the Job Object.
 //! It knows nothing of profiles: it consumes a versioned plan and an admitted program.
 
+pub mod cmdline;
 pub mod denial;
 pub mod environment;
 pub mod macos;
@@ -10,6 +12,9 @@ pub mod plan;
 
 #[cfg(target_os = "linux")]
 pub mod linux;
+
+#[cfg(windows)]
+pub mod windows;
 
 /// Serve the trampoline role when this process was started as `PROG --warrant`.
 /// Returns the exit code to terminate with, or `None` when the role is not asked (then

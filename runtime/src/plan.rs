@@ -4,6 +4,9 @@
 //! compiler's `render::linux`), printed as JSON, and read by the launcher. Versioned and
 //! sorted; it never touches the disk and decides nothing about profiles.
 
+pub mod sid;
+pub mod windows;
+
 use serde::{Deserialize, Serialize};
 
 /// The plan format's version; a launcher refuses any other.
@@ -403,7 +406,8 @@ pub fn seccomp_offline_rules() -> Vec<SeccompRule> {
         arg: Some(ArgMatch {
             index: 0,
             mask: 0xffff_ffff,
-            value: libc::AF_UNIX as u64,
+            // Linux's AF_UNIX, written as its value: the plan renders on every host.
+            value: 1,
             dword: true,
         }),
         reason: "`offline: a unix socket could reach a host daemon; socketpair stays".to_string(),
@@ -459,6 +463,10 @@ mod tests {
         assert!(set
             .iter()
             .any(|r| r.syscall == "ioctl" && r.arg.as_ref().is_some_and(|a| a.value == tiocsti)));
+        let af_unix = libc::AF_UNIX as u64;
+        assert!(seccomp_offline_rules()
+            .iter()
+            .any(|r| r.syscall == "socket" && r.arg.as_ref().is_some_and(|a| a.value == af_unix)));
     }
 
     #[test]

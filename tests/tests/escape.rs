@@ -11,6 +11,8 @@
 //! device node in the scratch tree, no host daemon's listener reached. `positive.txt` holds the controls that must succeed, so a broken launch
 //! cannot pass for confinement. A missing bwrap or ralc binary fails the suite; nothing is
 //! skipped. The closing line counts the attempts of this pass (root or unprivileged).
+// Linux only: the suite launches under bwrap, Landlock and seccomp.
+#![cfg(target_os = "linux")]
 
 use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};

@@ -57,11 +57,31 @@ fn from_json(json: &str) -> BTreeSet<(String, u32)> {
 }
 
 /// `(code, line)` pairs from the human report: a `[CODE] …` header, then the first
-/// `─[ file:LINE:COL ]` location after it.
+/// `─[ file:LINE:COL ]` location after it (or, unquoted, `error[CODE]: …` then
+/// `  --> file:LINE:COL`).
 fn from_human(human: &str) -> BTreeSet<(String, u32)> {
     let mut out = BTreeSet::new();
     let mut code: Option<String> = None;
     for l in human.lines() {
+        // the unquoted form (past a file's first lexing error): `error[CODE]: …` then
+        // `  --> file:LINE:COL`
+        if let Some((_, rest)) = l.split_once("error[").filter(|(sev, _)| sev.is_empty()) {
+            if let Some((c, _)) = rest.split_once("]: ") {
+                code = Some(c.to_string());
+                continue;
+            }
+        }
+        if let (Some(c), Some(loc)) = (&code, l.strip_prefix("  --> ")) {
+            let mut parts = loc.rsplitn(3, ':');
+            let _col = parts.next();
+            let line: u32 = parts
+                .next()
+                .and_then(|s| s.parse().ok())
+                .expect("file:line:col");
+            out.insert((c.clone(), line));
+            code = None;
+            continue;
+        }
         if let Some(rest) = l.strip_prefix('[') {
             if let Some((c, _)) = rest.split_once(']') {
                 code = Some(c.to_string());

@@ -1,6 +1,8 @@
 //! Paths and the freeze: table-driven head/fold cases under both rule sets (data in
 //! `tests/paths/`), and places, selectors and exec keys frozen over injected environments
 //! and temp trees.
+// POSIX hosts only: the suite builds POSIX trees (symlinks, modes, non-UTF-8 names).
+#![cfg(unix)]
 
 use ralc::capability::layer::{Capabilities, ExecKey, LayerRole};
 use ralc::capability::resolve::Resolve;
@@ -1049,6 +1051,7 @@ fn show_json_shape() {
             role: LayerRole::Policy,
         }],
         ctx: c.clone(),
+        allow_outside_links: false,
     });
     assert!(shown.diagnostics.is_empty(), "{:?}", shown.diagnostics);
     let v = layers_json(&shown.layers, &c);

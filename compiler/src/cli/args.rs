@@ -82,6 +82,10 @@ pub struct StackArgs {
     /// A fragment joined into the base (omitted axes add nothing; repeatable).
     #[arg(long = "extend", value_name = "FILE")]
     pub extend: Vec<String>,
+    /// Read a relative layer name even when it is a link to a file outside the directory
+    /// tree it was named from (refused by default: a checkout's link could name a secret).
+    #[arg(long = "allow-outside-links")]
+    pub allow_outside_links: bool,
     #[command(flatten)]
     pub anchor: AnchorArgs,
 }

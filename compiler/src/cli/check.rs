@@ -20,8 +20,11 @@ pub struct FrontEnd {
 }
 
 /// The bytes of a layer: `std:NAME` is an embedded standard profile, anything else a
-/// file path. `Err` is a message for the unreadable-file diagnostic.
-pub fn load(name: &str) -> Result<Vec<u8>, String> {
+/// file path, read through the reviewed reader (`crate::reader`): a regular file of at
+/// most [`crate::reader::PROFILE_LIMIT`] bytes, and — unless `outside_ok` — one whose real
+/// path stays in the tree it was named from. `Err` is a message for the unreadable-file
+/// diagnostic; it never holds the file's bytes.
+pub fn load(name: &str, outside_ok: bool) -> Result<Vec<u8>, String> {
     if let Some(std_name) = name.strip_prefix("std:") {
         return crate::std_profiles::get(std_name)
             .map(|s| s.as_bytes().to_vec())
@@ -37,18 +40,29 @@ pub fn load(name: &str) -> Result<Vec<u8>, String> {
                 )
             });
     }
-    std::fs::read(name).map_err(|e| format!("cannot read `{name}`: {e}"))
+    let refused = |e: crate::reader::Refusal| format!("cannot read `{name}`: {e}");
+    if !outside_ok {
+        let cwd = std::env::current_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        crate::reader::check_contained(name, &cwd).map_err(refused)?;
+    }
+    crate::reader::read_bounded(std::path::Path::new(name), crate::reader::PROFILE_LIMIT)
+        .map_err(refused)
 }
 
-/// Register one layer in `sources` and run the front end on it.
+/// Register one layer in `sources` and run the front end on it (`outside_ok`: see
+/// [`load`]).
 pub fn front_end(
     sources: &mut SourceMap,
     name: &str,
+    outside_ok: bool,
 ) -> (FileId, Option<TypedProfile>, Vec<Diagnostic>) {
-    match load(name) {
+    match load(name, outside_ok) {
         Ok(bytes) => {
             let id = sources.add(name, bytes.clone());
             let (t, d) = crate::typecheck::check_source(id, &bytes);
+            if let Some(end) = crate::syntax::first_lex_error_end(id, &d) {
+                sources.limit_quoting(id, end);
+            }
             (id, t, d)
         }
         Err(msg) => {
@@ -65,7 +79,7 @@ pub fn front_end(
 pub fn check_files(names: &[String]) -> FrontEnd {
     let mut fe = FrontEnd::default();
     for n in names {
-        let (id, t, mut d) = front_end(&mut fe.sources, n);
+        let (id, t, mut d) = front_end(&mut fe.sources, n, false);
         fe.diagnostics.append(&mut d);
         fe.typed.push((id, t));
     }

@@ -10,7 +10,10 @@ pub mod diff;
 pub mod explain;
 pub mod progress;
 pub mod render;
+pub mod render_windows;
 pub mod run;
+#[cfg(windows)]
+pub mod run_windows;
 pub mod show;
 pub mod why;
 

@@ -1,8 +1,9 @@
 //! `ralc render --target linux|macos`: the Linux plan as JSON, or with `--argv` the bwrap
 //! command line the launch would run, one argument per line (the launch prepared to the
 //! last step — every handle opened — and not spawned); the macOS Seatbelt profile as
-//! `.sbpl` text. Exit 0 rendered, 1 when the plan refuses what the stack asks (the reason
-//! on stderr, and in the Linux JSON `refused` list) or a profile has errors, 2 usage. Windows is not built yet.
+//! `.sbpl` text; the Windows plan as JSON (`render_windows`). Exit 0 rendered, 1 when the
+//! plan refuses what the stack asks (the reason on stderr, and in the JSON `refused` list)
+//! or a profile has errors, 2 usage.
 
 use super::args::{RenderArgs, Target};
 use super::run::{admit_and_project, compile_stack, own_path, plan_for, EXIT_REFUSED};
@@ -18,13 +19,7 @@ pub fn run(args: &RenderArgs) -> i32 {
     match args.target {
         Target::Linux => linux(args),
         Target::Macos => macos(args),
-        Target::Windows => {
-            eprintln!(
-                "ralc render: --target windows is not built yet (--target linux and macos \
-                 render); nothing was rendered"
-            );
-            super::EXIT_USAGE
-        }
+        Target::Windows => super::render_windows::run(args),
     }
 }
 
@@ -196,7 +191,7 @@ fn with_host_resources(plan: LinuxPlan) -> LinuxPlan {
 }
 
 /// Print to stdout; a closed pipe (`| head`) is not an error worth a panic.
-fn out(text: &str) {
+pub(super) fn out(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     let _ = writeln!(o, "{text}");

@@ -28,6 +28,14 @@ pub fn compile_stack(
 ) -> Result<(Compiled, GrantStack), (i32, String)> {
     let req = StackRequest::from_args(stack, positional)
         .map_err(|e| (super::EXIT_USAGE, format!("{who}: {e}")))?;
+    compile_request(req, who)
+}
+
+/// `compile_stack` for a request already anchored (another OS's anchor, say).
+pub fn compile_request(
+    req: StackRequest,
+    who: &str,
+) -> Result<(Compiled, GrantStack), (i32, String)> {
     let mut compiled = super::progress::during("compiling the profiles", || compile::compile(req));
     let text = super::check::render(
         crate::cli::args::Format::Human,
@@ -156,6 +164,15 @@ pub fn own_path() -> String {
 }
 
 pub fn run(args: &RunArgs) -> i32 {
+    #[cfg(windows)]
+    return super::run_windows::run(args);
+    #[cfg(not(windows))]
+    run_linux_plan(args)
+}
+
+/// `ralc run` through a `LinuxPlan` (every host but Windows; it refuses off Linux).
+#[cfg_attr(windows, allow(dead_code))]
+fn run_linux_plan(args: &RunArgs) -> i32 {
     let s = &args.stack;
     if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {
         eprintln!("ralc run: name at least one profile (-p FILE or -p std:NAME)");

@@ -7,7 +7,6 @@
 use super::args::{Format, ShowArgs};
 use crate::capability::layer::{Capabilities, ExecKey, ExecRule, FsEntry, LayerRole, Origin};
 use crate::capability::resolve::Resolve;
-use crate::diag;
 use crate::freeze::places::{read_head, Head};
 use crate::typecheck::profile::ExecPolicy;
 use serde_json::{json, Map, Value};
@@ -165,13 +164,15 @@ fn role_name(r: LayerRole) -> &'static str {
     }
 }
 
-/// Every layer as human text.
+/// Every layer as human text; every written form, path, name and reason escaped
+/// (`diag::escape`), so none can start a line of its own.
 pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
+    use crate::diag::escape::text as e;
     let mut s = String::new();
     for caps in layers {
         s.push_str(&format!(
             "{} ({})\n",
-            caps.source.name,
+            e(&caps.source.name),
             role_name(caps.source.role)
         ));
         match &caps.exec {
@@ -186,20 +187,25 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
                     let (surface, real) = exec_paths(r, resolver);
                     let policy = match &r.policy {
                         ExecPolicy::Subcommands(l) => {
-                            format!("only {}", l.iter().cloned().collect::<Vec<_>>().join(", "))
+                            format!(
+                                "only {}",
+                                e(&l.iter().cloned().collect::<Vec<_>>().join(", "))
+                            )
                         }
                         p => policy_name(p).to_string(),
                     };
                     s.push_str(&format!(
                         "    {:<8} {}  {}  at {}\n",
                         exec_kind(r),
-                        r.origin.written,
+                        e(&r.origin.written),
                         policy,
-                        at(&r.origin)
+                        e(&at(&r.origin))
                     ));
                     match (surface.as_str(), real.as_str()) {
                         (Some(su), Some(re)) => s.push_str(&format!(
-                            "             surface {su}\n             real    {re}\n"
+                            "             surface {}\n             real    {}\n",
+                            e(su),
+                            e(re)
                         )),
                         _ => s.push_str("             (not found on PATH here)\n"),
                     }
@@ -223,24 +229,24 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
                         "    {name}:{}\n",
                         if list.is_empty() { " (none)" } else { "" }
                     ));
-                    for e in list {
+                    for x in list {
                         s.push_str(&format!(
                             "      {}  at {}\n        surface {}\n        real    {}\n",
-                            e.origin.written,
-                            at(&e.origin),
-                            e.path.surface_str(),
-                            e.path.real()
+                            e(&x.origin.written),
+                            e(&at(&x.origin)),
+                            e(x.path.surface_str()),
+                            e(&x.path.real().to_string())
                         ));
                     }
                 }
             }
         }
         match &caps.net {
-            Some(n) => s.push_str(&format!("  net: offline  at {}\n", at(&n.origin))),
+            Some(n) => s.push_str(&format!("  net: offline  at {}\n", e(&at(&n.origin)))),
             None => s.push_str("  net: inherit\n"),
         }
         match &caps.detach {
-            Some((b, o)) => s.push_str(&format!("  detach: {b}  at {}\n", at(o))),
+            Some((b, o)) => s.push_str(&format!("  detach: {b}  at {}\n", e(&at(o)))),
             None => s.push_str("  detach: (no opinion)\n"),
         }
         for (name, set) in [
@@ -264,9 +270,11 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
             ),
         ] {
             match set {
-                Some((verbs, o)) => {
-                    s.push_str(&format!("  {name}: [{}]  at {}\n", verbs.join(", "), at(o)))
-                }
+                Some((verbs, o)) => s.push_str(&format!(
+                    "  {name}: [{}]  at {}\n",
+                    verbs.join(", "),
+                    e(&at(o))
+                )),
                 None => s.push_str(&format!("  {name}: (no opinion)\n")),
             }
         }
@@ -275,9 +283,9 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
             for d in &caps.dead {
                 s.push_str(&format!(
                     "    {}  at {}: {}\n",
-                    d.origin.written,
-                    at(&d.origin),
-                    d.reason
+                    e(&d.origin.written),
+                    e(&at(&d.origin)),
+                    e(&d.reason.to_string())
                 ));
             }
         }
@@ -320,9 +328,16 @@ pub fn run(args: &ShowArgs) -> i32 {
         }
     };
     print!("{out}");
-    let shown = super::for_humans(&compiled.diagnostics);
+    // in the format asked for: `--format json` writes no human report
+    let shown = match args.format {
+        Format::Human => super::for_humans(&compiled.diagnostics),
+        _ => compiled.diagnostics.clone(),
+    };
     if !shown.is_empty() {
-        eprint!("{}", diag::human::render(&shown, &compiled.sources, false));
+        eprint!(
+            "{}",
+            super::check::render(args.format, &shown, &compiled.sources, false, None)
+        );
     }
     if compiled.has_errors() {
         super::EXIT_NO

@@ -61,6 +61,14 @@ pub fn parse(words: &[String]) -> Result<Question, String> {
     let Some((kind, rest)) = words.split_first() else {
         return Err(format!("no question given: {USAGE}"));
     };
+    use crate::path::lex::{within_limits, PathRules, MAX_COMPONENTS, PATH_MAX_BYTES};
+    // a subject no real path could be is refused before it is resolved or echoed
+    if let Some(w) = rest.iter().find(|w| !within_limits(w, PathRules::host())) {
+        return Err(format!(
+            "`{}` is longer than {PATH_MAX_BYTES} bytes or {MAX_COMPONENTS} components",
+            crate::diag::escape::clip(w, 32)
+        ));
+    }
     let one = |what: &str| match rest {
         [x] => Ok(x.clone()),
         [] => Err(format!("`{kind}` needs a {what}: {USAGE}")),
@@ -80,7 +88,10 @@ pub fn parse(words: &[String]) -> Result<Question, String> {
                 None => Err(format!("unknown flag `{f}`: {USAGE}")),
             }
         }
-        other => Err(format!("unknown question `{other}`: {USAGE}")),
+        other => Err(format!(
+            "unknown question `{}`: {USAGE}",
+            crate::diag::escape::clip(other, 32)
+        )),
     }
 }
 
@@ -112,10 +123,10 @@ pub fn answer(stack: &GrantStack, r: &dyn Resolve, q: &Question) -> Decision {
 
 #[derive(Serialize)]
 struct JsonEntry<'a> {
-    file: &'a str,
+    file: std::borrow::Cow<'a, str>,
     line: u32,
     column: u32,
-    entry: &'a str,
+    entry: std::borrow::Cow<'a, str>,
 }
 
 #[derive(Serialize)]
@@ -131,51 +142,67 @@ struct JsonAnswer<'a> {
 pub fn json(q: &Question, d: &Decision) -> String {
     let a = JsonAnswer {
         question: q.kind(),
-        subject: q.subject(),
+        subject: crate::diag::escape::text(&q.subject()).into_owned(),
         verdict: if d.granted { "granted" } else { "withheld" },
         reason: d.reason,
         decided_by: d
             .decided_by
             .iter()
             .map(|e| JsonEntry {
-                file: &e.file,
+                file: crate::diag::escape::text(&e.file),
                 line: e.line,
                 column: e.column,
-                entry: &e.entry,
+                entry: crate::diag::escape::text(&e.entry),
             })
             .collect(),
     };
     serde_json::to_string(&a).unwrap_or_else(|_| String::from("{}"))
 }
 
-/// A batch line that is not a question, as JSON.
+/// A batch line that is not a question, as JSON: the line is echoed as a bounded,
+/// escaped prefix ([`BATCH_ECHO`] characters), never whole.
 pub fn json_error(line: &str, message: &str) -> String {
+    use crate::diag::escape::{clip, text};
+    let line = text(&clip(line, BATCH_ECHO)).into_owned();
+    let message = text(&clip(message, 2 * BATCH_ECHO)).into_owned();
     serde_json::json!({ "line": line, "error": message }).to_string()
 }
 
-/// The human answer: the verdict with its reason, each deciding entry, the hint.
+/// The most characters of a batch line echoed in an error answer.
+pub const BATCH_ECHO: usize = 64;
+
+/// The human answer: the verdict with its reason, each deciding entry, the hint; every
+/// line escaped (`diag::escape`), so no path or entry can start a line of its own.
 pub fn human(d: &Decision) -> String {
-    let mut s = d.message.clone();
+    use crate::diag::escape::text;
+    let mut s = text(&d.message).into_owned();
     s.push('\n');
     if let Some(r) = d.reason {
         s.push_str(&format!("  reason: {r}\n"));
     }
     for e in &d.decided_by {
         if e.line == 0 {
-            s.push_str(&format!("  decided by: {} (layer {})", e.file, e.layer));
+            s.push_str(&format!(
+                "  decided by: {} (layer {})",
+                text(&e.file),
+                e.layer
+            ));
         } else {
             s.push_str(&format!(
                 "  decided by: {}:{}:{} (layer {})",
-                e.file, e.line, e.column, e.layer
+                text(&e.file),
+                e.line,
+                e.column,
+                e.layer
             ));
         }
         if !e.entry.is_empty() {
-            s.push_str(&format!(" `{}`", e.entry));
+            s.push_str(&format!(" `{}`", text(&e.entry)));
         }
         s.push('\n');
     }
     if let Some(h) = &d.hint {
-        s.push_str(&format!("  help: {h}\n"));
+        s.push_str(&format!("  help: {}\n", text(h)));
     }
     s
 }
@@ -283,7 +310,7 @@ pub fn respond(
         let text = match input(file) {
             Ok(t) => t,
             Err(e) => {
-                err.push_str(&format!("ralc why: {e}\n"));
+                err.push_str(&format!("ralc why: error[E0100]: {e}\n"));
                 return EXIT_USAGE;
             }
         };
@@ -311,18 +338,22 @@ pub fn respond(
     exit_code(&d)
 }
 
-/// Read a batch: a file named on the command line, or stdin for `-`.
-fn read_batch(name: &str) -> Result<String, String> {
-    use std::io::Read;
-    if name == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("cannot read stdin: {e}"))?;
-        Ok(s)
+/// Read a batch through the reviewed reader: a regular file named on the command line
+/// (contained as a layer is, unless `--allow-outside-links`), or stdin for `-`; at most
+/// [`crate::reader::BATCH_LIMIT`] bytes either way.
+fn read_batch(name: &str, outside_ok: bool) -> Result<String, String> {
+    use crate::reader::{self, BATCH_LIMIT};
+    let bytes = if name == "-" {
+        reader::read_stdin_bounded(BATCH_LIMIT).map_err(|e| format!("cannot read stdin: {e}"))?
     } else {
-        std::fs::read_to_string(name).map_err(|e| format!("cannot read `{name}`: {e}"))
-    }
+        let refused = |e: reader::Refusal| format!("cannot read `{name}`: {e}");
+        if !outside_ok {
+            let cwd = std::env::current_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
+            reader::check_contained(name, &cwd).map_err(refused)?;
+        }
+        reader::read_bounded(std::path::Path::new(name), BATCH_LIMIT).map_err(refused)?
+    };
+    String::from_utf8(bytes).map_err(|_| format!("cannot read `{name}`: it is not UTF-8 text"))
 }
 
 pub fn run(args: &WhyArgs) -> i32 {
@@ -340,12 +371,19 @@ pub fn run(args: &WhyArgs) -> i32 {
     let compiled =
         super::progress::during("compiling the profiles", || crate::compile::compile(req));
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
+        // in the format asked for: `--format json` writes no human report
+        let shown = match args.format {
+            Format::Human => super::for_humans(&compiled.diagnostics),
+            _ => compiled.diagnostics.clone(),
+        };
         eprint!(
             "{}",
-            crate::diag::human::render(
-                &super::for_humans(&compiled.diagnostics),
+            super::check::render(
+                args.format,
+                &shown,
                 &compiled.sources,
-                false
+                false,
+                super::check::process_cwd().as_deref()
             )
         );
         eprintln!("ralc why: the profiles have errors; nothing is answered");
@@ -353,8 +391,10 @@ pub fn run(args: &WhyArgs) -> i32 {
     };
     let mut out = String::new();
     let mut err = String::new();
+    let outside_ok = args.stack.allow_outside_links;
+    let read = |name: &str| read_batch(name, outside_ok);
     let code = super::progress::during("answering", || {
-        respond(args, stack, &compiled.ctx, &read_batch, &mut out, &mut err)
+        respond(args, stack, &compiled.ctx, &read, &mut out, &mut err)
     });
     // under --quiet a human answer is its exit code alone
     if !(super::quiet() && args.format == Format::Human && args.batch.is_none()) {

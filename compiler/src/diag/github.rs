@@ -16,6 +16,7 @@ fn escape_property(s: &str) -> String {
 
 /// One line per diagnostic, in the order given.
 pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
+    let diags = &super::escape::diagnostics(diags);
     let mut out = String::new();
     for d in diags {
         let cmd = match d.severity {

@@ -59,6 +59,7 @@ pub fn diagnostic_value(d: &Diagnostic, sources: &SourceMap) -> Value {
 
 /// The whole report.
 pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
+    let diags = &super::escape::diagnostics(diags);
     let s = Summary::of(diags);
     let v = json!({
         "diagnostics": diags.iter().map(|d| diagnostic_value(d, sources)).collect::<Vec<_>>(),

@@ -6,6 +6,7 @@
 //! and line/column positions are computed from the bytes held there.
 
 pub mod codes;
+pub mod escape;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -139,6 +140,9 @@ pub struct SourceFile {
     pub name: Arc<str>,
     pub bytes: Arc<[u8]>,
     line_starts: Vec<usize>,
+    /// The byte offset past which the file is never quoted (its first lexing error);
+    /// `None`: all of it is the profile's own text.
+    quote_end: Option<usize>,
 }
 
 impl SourceFile {
@@ -154,7 +158,14 @@ impl SourceFile {
             name: name.into(),
             bytes,
             line_starts,
+            quote_end: None,
         }
+    }
+
+    /// The byte offset past which nothing of this file may be quoted.
+    pub fn quote_end(&self) -> usize {
+        self.quote_end
+            .map_or(self.bytes.len(), |e| e.min(self.bytes.len()))
     }
 
     /// The text, with invalid UTF-8 replaced (for display only).
@@ -191,10 +202,23 @@ impl SourceMap {
     pub fn new() -> Self {
         Self::default()
     }
+    /// Register a file; its name is escaped (`escape::text`) once, here, for every format.
     pub fn add(&mut self, name: impl Into<Arc<str>>, bytes: impl Into<Arc<[u8]>>) -> FileId {
         let id = FileId(self.files.len() as u32);
+        let name: Arc<str> = name.into();
+        let name: Arc<str> = match escape::text(&name) {
+            std::borrow::Cow::Borrowed(_) => name,
+            std::borrow::Cow::Owned(e) => Arc::from(e),
+        };
         self.files.push(SourceFile::new(name, bytes));
         id
+    }
+    /// Never quote `id` past byte `end` (the end of its first lexing error): what follows
+    /// may not be a profile at all. The earliest limit set wins.
+    pub fn limit_quoting(&mut self, id: FileId, end: usize) {
+        if let Some(f) = self.files.get_mut(id.0 as usize) {
+            f.quote_end = Some(f.quote_end.map_or(end, |e| e.min(end)));
+        }
     }
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
@@ -252,7 +276,7 @@ impl SourceMap {
     /// The source text a span covers (lossy).
     pub fn snippet(&self, span: Span) -> String {
         let file = self.get(span.file);
-        let end = span.end.min(file.bytes.len());
+        let end = span.end.min(file.quote_end());
         let start = span.start.min(end);
         String::from_utf8_lossy(&file.bytes[start..end]).into_owned()
     }

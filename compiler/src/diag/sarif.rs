@@ -182,6 +182,7 @@ pub fn render_with(
     rules: &[Rule],
     opts: &Options,
 ) -> String {
+    let diags = &super::escape::diagnostics(diags);
     let rules_json: Vec<Value> = rules
         .iter()
         .map(|r| {

@@ -8,7 +8,9 @@ use super::disk::{Disk, RealDisk};
 use crate::capability::resolve::{LinkChain, Resolve};
 use crate::cli::args::AnchorArgs;
 use crate::path::frozen::{FrozenPath, RealPath};
-use crate::path::lex::{absolute_under, fold_dots_under, join_under, parse_bytes, PathRules};
+use crate::path::lex::{
+    absolute_under, fold_dots_under, join_under, parse_bytes, within_limits, PathRules,
+};
 use crate::path::which::{path_entries, which_in};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -21,6 +23,8 @@ pub enum RealError {
     NotAbsolute,
     /// The real path is not Unicode (shown lossily).
     NotUnicode(String),
+    /// Longer than `PATH_MAX_BYTES` or with more than `MAX_COMPONENTS` components.
+    TooLong,
 }
 
 #[derive(Clone)]
@@ -32,6 +36,11 @@ pub struct FreezeCtx {
     cwd_real: String,
     disk: Arc<dyn Disk>,
     rules: PathRules,
+    /// Frozen for another OS than this host's (its rules, a [`ForeignDisk`]): a place
+    /// the anchor was not given is a dead grant, not an error.
+    ///
+    /// [`ForeignDisk`]: super::disk::ForeignDisk
+    foreign: bool,
 }
 
 impl fmt::Debug for FreezeCtx {
@@ -41,6 +50,7 @@ impl fmt::Debug for FreezeCtx {
             .field("cwd", &self.cwd_given)
             .field("cwd_real", &self.cwd_real)
             .field("rules", &self.rules)
+            .field("foreign", &self.foreign)
             .finish()
     }
 }
@@ -84,13 +94,41 @@ impl FreezeCtx {
     /// An anchor from parts (tests, `--env-clear`, another machine's description). A
     /// working directory that is not absolute stays as given, and `cwd:` then refuses.
     pub fn from_parts(env: BTreeMap<String, String>, cwd: String, disk: Arc<dyn Disk>) -> Self {
-        let rules = PathRules::host();
+        FreezeCtx::build(env, cwd, disk, PathRules::host(), false)
+    }
+
+    /// An anchor for another OS than this host's, under its path `rules`, over a disk
+    /// nothing of which is visible from here: an empty environment, no working directory
+    /// (`--home`, `--cwd` and `--env` give them), every path frozen lexically.
+    pub fn foreign(rules: PathRules) -> Self {
+        FreezeCtx::build(
+            BTreeMap::new(),
+            String::new(),
+            Arc::new(super::disk::ForeignDisk),
+            rules,
+            true,
+        )
+    }
+
+    /// Whether this anchor freezes for another OS (see [`FreezeCtx::foreign`]).
+    pub fn is_foreign(&self) -> bool {
+        self.foreign
+    }
+
+    fn build(
+        env: BTreeMap<String, String>,
+        cwd: String,
+        disk: Arc<dyn Disk>,
+        rules: PathRules,
+        foreign: bool,
+    ) -> Self {
         let mut ctx = FreezeCtx {
             env,
             cwd_given: cwd.clone(),
             cwd_real: cwd.clone(),
             disk,
             rules,
+            foreign,
         };
         if absolute_under(&cwd, rules) {
             let folded = fold_dots_under(&cwd, rules);
@@ -143,7 +181,13 @@ impl FreezeCtx {
             Some(c) => absolutize("--cwd", c)?,
             None => self.cwd_given.clone(),
         };
-        Ok(FreezeCtx::from_parts(env, cwd, self.disk.clone()))
+        Ok(FreezeCtx::build(
+            env,
+            cwd,
+            self.disk.clone(),
+            self.rules,
+            self.foreign,
+        ))
     }
 
     /// The host's path rules.
@@ -176,6 +220,9 @@ impl FreezeCtx {
     /// the rest appended lexically.
     pub fn real_of(&self, path: &str) -> Result<RealPath, RealError> {
         let rules = self.rules;
+        if !within_limits(path, rules) {
+            return Err(RealError::TooLong);
+        }
         if !absolute_under(path, rules) {
             return Err(RealError::NotAbsolute);
         }
@@ -228,6 +275,9 @@ impl FreezeCtx {
 
     /// Freeze a surface (absolute under the host's rules; folded here).
     pub fn freeze_path(&self, surface: &str) -> Result<FrozenPath, RealError> {
+        if !within_limits(surface, self.rules) {
+            return Err(RealError::TooLong);
+        }
         let folded = fold_dots_under(surface, self.rules);
         let real = self.real_of(&folded)?;
         Ok(FrozenPath::from_parts(folded, real))
@@ -249,6 +299,10 @@ struct BatchCtx<'a> {
 impl BatchCtx<'_> {
     fn real_memo(&self, path: &str) -> Result<RealPath, RealError> {
         let rules = self.ctx.rules;
+        // bounds the recursion below (one level per component)
+        if !within_limits(path, rules) {
+            return Err(RealError::TooLong);
+        }
         if rules != PathRules::Posix || !absolute_under(path, rules) {
             return self.ctx.real_of(path);
         }

@@ -1,7 +1,8 @@
 //! `Disk`: the freeze's one window on the file system — resolve a path's real form, ask
 //! what kind of entry it is, read a small file (a `.git` pointer). `RealDisk` is the live
-//! host; tests pass temp trees through it, or a fake. Nothing else in the freeze touches
-//! the disk, and this trait never writes.
+//! host (its reads go through the one reviewed reader, `crate::reader`: non-blocking,
+//! regular files only, bounded); tests pass temp trees through it, or a fake. Nothing
+//! else in the freeze touches the disk, and this trait never writes.
 
 use std::fmt;
 use std::io;
@@ -16,7 +17,7 @@ pub enum EntryKind {
 }
 
 /// The largest pointer or back-pointer file the freeze reads.
-pub const SMALL_FILE_LIMIT: u64 = 64 * 1024;
+pub const SMALL_FILE_LIMIT: u64 = crate::reader::POINTER_LIMIT;
 
 pub trait Disk: Send + Sync + fmt::Debug {
     /// The canonical path (symlinks followed); an error when it does not exist or cannot
@@ -101,42 +102,17 @@ impl Disk for RealDisk {
             true
         }
     }
-    #[allow(
-        clippy::disallowed_methods,
-        reason = "freeze disk site: read a .git pointer file, bounded"
-    )]
     fn read_small(&self, path: &str) -> io::Result<Vec<u8>> {
-        use std::io::Read;
-        let f = std::fs::File::open(path)?;
-        let mut buf = Vec::new();
-        f.take(SMALL_FILE_LIMIT + 1).read_to_end(&mut buf)?;
-        if buf.len() as u64 > SMALL_FILE_LIMIT {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, "file too large"));
-        }
-        Ok(buf)
+        crate::reader::read_bounded(std::path::Path::new(path), SMALL_FILE_LIMIT)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
     }
     fn is_symlink(&self, path: &str) -> bool {
         std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
     }
-    #[allow(
-        clippy::disallowed_methods,
-        reason = "freeze disk site: the first bytes of an admitted executable, for its #! carrier"
-    )]
     fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
-        use std::io::Read;
-        let mut open = std::fs::OpenOptions::new();
-        open.read(true);
-        // Non-blocking, so a FIFO swapped in for the file cannot hang the render; the
-        // handle is then checked to be a regular file before anything is read.
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
-        let f = open.open(path).ok()?;
-        if !f.metadata().ok()?.is_file() {
-            return None;
-        }
-        let mut buf = Vec::with_capacity(n);
-        f.take(n as u64).read_to_end(&mut buf).ok()?;
-        Some(buf)
+        // The reviewed reader: non-blocking, so a FIFO swapped in for the file cannot
+        // hang the render; the handle is checked to be a regular file before any read.
+        crate::reader::head(std::path::Path::new(path), n)
     }
     fn vouched(&self, path: &str) -> bool {
         #[cfg(unix)]
@@ -250,6 +226,54 @@ impl Disk for RealDisk {
         })
         .take(NAMES_LIMIT)
         .collect()
+    }
+}
+
+/// The disk of another OS, seen from this host: nothing on it can be seen, so every path
+/// freezes lexically (its real form is its folded spelling). Used to render a plan for a
+/// target that is not this host (`ralc render --target windows` off Windows).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ForeignDisk;
+
+impl Disk for ForeignDisk {
+    fn canonicalize(&self, _path: &str) -> io::Result<PathBuf> {
+        Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            "the disk of another OS is not visible from this host",
+        ))
+    }
+    fn kind(&self, _path: &str) -> Option<EntryKind> {
+        None
+    }
+    fn is_executable_file(&self, _path: &str) -> bool {
+        false
+    }
+    fn read_small(&self, path: &str) -> io::Result<Vec<u8>> {
+        self.canonicalize(path).map(|_| Vec::new())
+    }
+    fn is_symlink(&self, _path: &str) -> bool {
+        false
+    }
+    fn head(&self, _path: &str, _n: usize) -> Option<Vec<u8>> {
+        None
+    }
+    fn vouched(&self, _path: &str) -> bool {
+        false
+    }
+    fn read_link(&self, _path: &str) -> Option<String> {
+        None
+    }
+    fn link_owner(&self, _path: &str) -> Option<u32> {
+        None
+    }
+    fn vouched_dir(&self, _path: &str) -> bool {
+        false
+    }
+    fn links_in(&self, _path: &str) -> Vec<ListedLink> {
+        Vec::new()
+    }
+    fn names(&self, _path: &str) -> Vec<String> {
+        Vec::new()
     }
 }
 

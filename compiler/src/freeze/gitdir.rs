@@ -2,7 +2,8 @@
 //! directory upward; outside a repository, the working directory. A `.git` *file* is a
 //! pointer that is followed only to a directory that names this working tree back (its
 //! `gitdir` back-pointer, or `core.worktree`). Each bad pointer is its own refusal. It
-//! reads the disk only through `Disk`, and never follows an unclaimed pointer.
+//! reads the disk only through `Disk`, never follows an unclaimed pointer, and refuses a
+//! `.git` that is itself a symbolic link.
 
 use super::ctx::FreezeCtx;
 use super::disk::EntryKind;
@@ -17,6 +18,9 @@ pub enum BadPointer {
     NoGitdirLine { pointer: String },
     /// The pointer file cannot be read.
     Unreadable { pointer: String, error: String },
+    /// `.git` is a symbolic link: git never writes one, so a checkout holding one is
+    /// refused rather than followed (it could name any file or directory of the host).
+    Symlinked { pointer: String },
 }
 
 /// The git directory for `ctx`'s working directory (surface, folded).
@@ -31,6 +35,9 @@ pub fn discover(ctx: &FreezeCtx) -> Result<String, BadPointer> {
         let Ok(candidate) = join_under(&dir, ".git", rules) else {
             return Ok(cwd);
         };
+        if ctx.disk().is_symlink(&candidate) {
+            return Err(BadPointer::Symlinked { pointer: candidate });
+        }
         match ctx.disk().kind(&candidate) {
             Some(EntryKind::Dir) => return Ok(candidate),
             Some(EntryKind::File) => return follow_pointer(ctx, &dir, &candidate),
@@ -156,6 +163,28 @@ fn core_worktree(config: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::freeze::disk::MemDisk;
+
+    #[test]
+    fn a_symlinked_git_is_refused_not_followed() {
+        let disk = MemDisk::new()
+            .dir("/work/p")
+            .dir("/elsewhere/repo.git")
+            .link("/work/p/.git", "/elsewhere/repo.git");
+        let ctx = FreezeCtx::from_parts(
+            Default::default(),
+            "/work/p".into(),
+            std::sync::Arc::new(disk),
+        );
+        assert_eq!(
+            discover(&ctx),
+            Err(BadPointer::Symlinked {
+                pointer: "/work/p/.git".into()
+            })
+        );
+    }
+
     #[test]
     fn reads_core_worktree() {
         let c =

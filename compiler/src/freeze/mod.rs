@@ -80,6 +80,8 @@ enum Role {
     Exec,
 }
 
+use crate::path::lex::{MAX_COMPONENTS, PATH_MAX_BYTES};
+
 fn real_failure(written: &str, e: RealError) -> Failure {
     match e {
         RealError::NotUnicode(shown) => Failure::new(
@@ -91,6 +93,14 @@ fn real_failure(written: &str, e: RealError) -> Failure {
             "E0301",
             format!("`{written}` does not freeze to an absolute path"),
         ),
+        RealError::TooLong => Failure::new(
+            "E0323",
+            format!(
+                "`{}` is longer than {PATH_MAX_BYTES} bytes or {MAX_COMPONENTS} components",
+                crate::diag::escape::clip(written, 64)
+            ),
+        )
+        .help("no real path is that long; shorten it"),
     }
 }
 
@@ -237,7 +247,18 @@ fn freeze_absolute(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, F
 fn freeze_text(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failure> {
     match read_head(text) {
         Head::Place { place, sub } => {
-            let surface = expand_place(ctx, place, sub, text)?;
+            let surface = match expand_place(ctx, place, sub, text) {
+                Ok(s) => s,
+                // Frozen for another OS, a home or working directory not given is a dead
+                // grant: this host's own cannot stand in for it.
+                Err(f) if ctx.is_foreign() && matches!(f.code, "E0302" | "E0322") => {
+                    return Ok(Outcome::Dead(format!(
+                        "{} (frozen for another OS: give it with --home / --cwd)",
+                        f.message
+                    )));
+                }
+                Err(f) => return Err(f),
+            };
             if role == Role::Fs && ctx.rules() == PathRules::Windows {
                 if let Some((m, h)) = reserved_device_refusal(&surface) {
                     let f = Failure::new("E0321", m);

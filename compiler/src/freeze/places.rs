@@ -9,8 +9,8 @@ use super::gitdir::{discover, BadPointer};
 use super::toolchains::Selector;
 use super::Failure;
 use crate::path::basedir::{resolve_xdg_in, XdgKind, XdgSource};
-use crate::path::identity::{path_within, Identity};
-use crate::path::lex::{absolute_under, fold_dots_under, join_under};
+use crate::path::identity::{path_within_under, Identity};
+use crate::path::lex::{absolute_under, fold_dots_under, join_under, PathRules};
 
 /// A place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +146,7 @@ pub fn expand_place(
         Place::Tempdir => match ctx.var("TMPDIR").filter(|t| absolute_under(t, rules)) {
             Some(t) => fold_dots_under(t, rules),
             None => {
-                if cfg!(windows) {
+                if rules == PathRules::Windows {
                     match ctx.var("TEMP").filter(|t| absolute_under(t, rules)) {
                         Some(t) => fold_dots_under(t, rules),
                         None => "C:\\Windows\\Temp".to_string(),
@@ -174,6 +174,11 @@ pub fn expand_place(
                 format!("`{written}`: the `.git` pointer file `{pointer}` cannot be read ({error})"),
             )
             .help("make the `.git` file readable, or freeze from another directory"),
+            BadPointer::Symlinked { pointer } => Failure::new(
+                "E0315",
+                format!("`{written}`: `{pointer}` is a symbolic link; git never writes one, so it is not followed"),
+            )
+            .help("replace the link with the git directory itself, or freeze from another directory"),
         })?,
         Place::Xdg(kind_text) => {
             let Some(kind) = XdgKind::parse(kind_text) else {
@@ -204,7 +209,7 @@ pub fn expand_place(
             let real_home = ctx.real_of(&home);
             let real_dir = ctx.real_of(&joined);
             let inside = match (&real_home, &real_dir) {
-                (Ok(h), Ok(d)) => path_within(Identity::Stored, h.as_str(), d.as_str()),
+                (Ok(h), Ok(d)) => path_within_under(Identity::Stored, rules, h.as_str(), d.as_str()),
                 _ => false,
             };
             if !inside {

@@ -328,6 +328,24 @@ impl Parsed<'_> {
     }
 }
 
+/// The longest path a freeze resolves, in bytes (Linux's `PATH_MAX`).
+pub const PATH_MAX_BYTES: usize = 4096;
+/// The most components a path a freeze resolves may have.
+pub const MAX_COMPONENTS: usize = 256;
+
+/// Whether a path is within the freeze's bounds: at most [`PATH_MAX_BYTES`] bytes and
+/// [`MAX_COMPONENTS`] non-empty components (either separator counted under Windows rules).
+/// Checked before any work proportional to the path's shape is done.
+pub fn within_limits(raw: &str, rules: PathRules) -> bool {
+    raw.len() <= PATH_MAX_BYTES
+        && raw
+            .as_bytes()
+            .split(|b| rules.is_sep(*b))
+            .filter(|c| !c.is_empty())
+            .count()
+            <= MAX_COMPONENTS
+}
+
 /// Absolute under `rules`.
 pub fn absolute_under(raw: &str, rules: PathRules) -> bool {
     parse_bytes(raw.as_bytes(), rules).is_absolute()

@@ -7,3 +7,4 @@ pub mod frozen;
 pub mod identity;
 pub mod lex;
 pub mod which;
+pub mod windows;

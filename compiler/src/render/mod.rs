@@ -2,3 +2,5 @@
 
 pub mod linux;
 pub mod macos;
+pub mod windows;
+pub mod windows_carve;

@@ -4,6 +4,7 @@
 //! the text it is given.
 
 use super::ast::{StrLit, StrPart};
+use crate::diag::escape::{clip, MAX_ECHO};
 use crate::diag::{Diagnostic, FileId, Span};
 use logos::Logos;
 
@@ -68,16 +69,16 @@ impl Tok {
             Tok::Lt => "`<`".into(),
             Tok::Gt => "`>`".into(),
             Tok::Spread => "`...`".into(),
-            Tok::Var(n) => format!("`${n}`"),
-            Tok::VarIndex(n) => format!("`${n}[`"),
-            Tok::Word(w) => format!("word `{w}`"),
-            Tok::Int(i) => format!("integer `{i}`"),
+            Tok::Var(n) => format!("`${}`", clip(n, MAX_ECHO)),
+            Tok::VarIndex(n) => format!("`${}[`", clip(n, MAX_ECHO)),
+            Tok::Word(w) => format!("word `{}`", clip(w, MAX_ECHO)),
+            Tok::Int(i) => format!("integer `{}`", clip(&i.to_string(), MAX_ECHO)),
             Tok::True => "`true`".into(),
             Tok::False => "`false`".into(),
             Tok::Let => "`let`".into(),
             Tok::Return => "`return`".into(),
-            Tok::Reserved(k) => format!("`{k}`"),
-            Tok::Tag(t) => format!("tag `` `{t} ``"),
+            Tok::Reserved(k) => format!("`{}`", clip(k, MAX_ECHO)),
+            Tok::Tag(t) => format!("tag `` `{} ``", clip(t, MAX_ECHO)),
             Tok::Str(_) => "a string".into(),
             Tok::Error => "a malformed token".into(),
         }
@@ -363,9 +364,12 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             }
             Raw::Bang => {
                 diags.push(
-                    Diagnostic::error("E0102", format!("unexpected `{}`", slice.escape_debug()))
-                        .at(sp)
-                        .with_help("quote text that carries punctuation: '!'"),
+                    Diagnostic::error(
+                        "E0102",
+                        format!("unexpected `{}`", clip(slice, MAX_ECHO).escape_debug()),
+                    )
+                    .at(sp)
+                    .with_help("quote text that carries punctuation: '!'"),
                 );
                 Tok::Error
             }

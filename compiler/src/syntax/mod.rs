@@ -36,12 +36,26 @@ pub fn parse(file: FileId, bytes: &[u8]) -> (ast::Program, Vec<Diagnostic>) {
     (program, diags)
 }
 
+/// The codes of lexing errors: past the first of them, a file is never quoted (it may
+/// not be a profile at all; see `SourceMap::limit_quoting`).
+pub const LEX_CODES: &[&str] = &["E0101", "E0102", "E0103", "E0104", "E0109"];
+
+/// The end of the first lexing error among `diags` for `file`, if there is one.
+pub fn first_lex_error_end(file: FileId, diags: &[Diagnostic]) -> Option<usize> {
+    diags
+        .iter()
+        .filter(|d| LEX_CODES.contains(&d.code.as_str()))
+        .filter_map(|d| d.span.filter(|s| s.file == file))
+        .min_by_key(|s| s.start)
+        .map(|s| s.end)
+}
+
 /// Codes this stage reports.
 pub const CODES: &[CodeInfo] = &[
     CodeInfo {
         code: "E0100",
         title: "the profile cannot be read",
-        meaning: "A layer named on the command line is not a readable file (it does not exist, or permission is refused), or `std:NAME` names no standard profile. It is reported against the name, and the other layers are still checked.",
+        meaning: "A layer named on the command line (or a `why --batch` questions file) is not a readable file (it does not exist, permission is refused, it is not a regular file — a FIFO, a device, a directory —, it lives on a kernel interface file system such as `/proc`, it is larger than 1 MiB, or it is a relative name whose link leads outside the directory tree it was named from, without `--allow-outside-links`), or `std:NAME` names no standard profile. It is reported against the name, and the other layers are still checked.",
         example: "ralc check no-such-file.ral",
         fix: "Name a readable `.ral` file, or one of the standard profiles (`std:minimal`, `std:reasonable`, `std:dangerous`).",
     },

@@ -246,7 +246,8 @@ fn closer_of(t: &Tok) -> Option<Tok> {
     }
 }
 
-/// Make the item's brackets balance: an unmatched closer is reported and dropped, an
+/// Make the item's brackets balance: an unmatched closer is reported and dropped (a run
+/// of them once, as one span, so `]]]]…` cannot multiply the report), an
 /// unclosed opener is reported at the opener and closed at the end. `None` when the
 /// nesting is deeper than [`MAX_DEPTH`] (reported).
 fn balance(
@@ -258,7 +259,14 @@ fn balance(
 ) -> Option<Vec<(Tok, Span)>> {
     let mut out = Vec::with_capacity(chunk.len());
     let mut stack: Vec<(Tok, Span)> = Vec::new();
+    // A run of unmatched closers is one diagnostic: (its index in `diags`, its length).
+    let mut run: Option<(usize, usize)> = None;
     for (t, s) in chunk {
+        let unmatched = matches!(t, Tok::RBracket | Tok::RParen | Tok::RBrace)
+            && !stack.iter().any(|(c, _)| *c == t);
+        if !unmatched {
+            run = None;
+        }
         if let Some(close) = closer_of(&t) {
             stack.push((close, s));
             if stack.len() > MAX_DEPTH {
@@ -288,7 +296,13 @@ fn balance(
                 }
                 stack.pop();
                 out.push((t, s));
+            } else if let Some((i, n)) = run.filter(|(i, _)| *i < diags.len()) {
+                let d = &mut diags[i];
+                d.span = d.span.map(|first| first.to(s));
+                d.message = format!("{} unmatched closing brackets in a row", n + 1);
+                run = Some((i, n + 1));
             } else {
+                run = Some((diags.len(), 1));
                 diags.push(
                     Diagnostic::error("E0105", format!("unmatched {}", t.describe()))
                         .at(s)
@@ -648,5 +662,19 @@ mod tests {
     #[test]
     fn let_name_must_be_a_name() {
         assert_eq!(codes_lines("let a-b = 1\n()"), vec![("E0105".into(), 1)]);
+    }
+}
+
+#[cfg(test)]
+mod closer_tests {
+    use crate::diag::FileId;
+
+    #[test]
+    fn a_run_of_unmatched_closers_is_one_diagnostic() {
+        let src = format!("[exec: []]{}\n", "]".repeat(10_000));
+        let (_, d) = crate::syntax::parse(FileId(0), src.as_bytes());
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].message, "10000 unmatched closing brackets in a row");
+        assert_eq!(d[0].span.map(|s| (s.start, s.end)), Some((10, 10_010)));
     }
 }

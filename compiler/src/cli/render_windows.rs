@@ -1,0 +1,102 @@
+//! `ralc render --target windows`: the `WindowsPlan` as JSON. On Windows the stack is
+//! frozen as this machine would freeze it and the carve lists the real disk; on any other
+//! host it is frozen under Windows rules against `--home`, `--cwd` and `--env` alone
+//! (this host's own environment and disk mean nothing there), and a carve grants only the
+//! directories on the way to each exclusion, the launch carving again. Exit 0 rendered,
+//! 1 when the plan refuses (each reason on stderr and in `refused`), 2 usage. It must
+//! never print a plan it refused without saying so, nor freeze a Windows plan against
+//! this host's POSIX paths.
+
+use super::args::RenderArgs;
+use super::run::{admit_and_project, compile_request, EXIT_REFUSED};
+use crate::capability::projection::SandboxProjection;
+use crate::capability::resolve::Resolve;
+use crate::compile::StackRequest;
+use crate::freeze::FreezeCtx;
+use crate::path::lex::PathRules;
+use ralc_runtime::plan::windows::Lister;
+
+pub fn run(args: &RenderArgs) -> i32 {
+    use super::render::{EXIT_PLAN_REFUSES, EXIT_RENDERED};
+    if args.argv {
+        eprintln!("ralc render: --argv is for --target linux");
+        return super::EXIT_USAGE;
+    }
+    let s = &args.stack;
+    if args.files.is_empty()
+        && s.profiles.is_empty()
+        && s.restrict.is_empty()
+        && s.extend.is_empty()
+    {
+        eprintln!("ralc render: name at least one profile (FILE, -p FILE or std:NAME)");
+        return super::EXIT_USAGE;
+    }
+    let ctx = match anchor(s) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("ralc render: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let req = StackRequest::with_ctx(s, &args.files, ctx);
+    let (compiled, stack) = match compile_request(req, "ralc render") {
+        Ok(x) => x,
+        Err((code, msg)) => {
+            eprintln!("{msg}");
+            return if code == EXIT_REFUSED {
+                EXIT_PLAN_REFUSES
+            } else {
+                code
+            };
+        }
+    };
+    let r: &dyn Resolve = &compiled.ctx;
+    let (projection, program) = if args.program.is_empty() {
+        (SandboxProjection::of(&stack, r, None), None)
+    } else {
+        match admit_and_project(&stack, r, &args.program) {
+            Ok((admitted, p)) => (p, Some(admitted.program_real().as_str().to_string())),
+            Err((code, msg)) => {
+                eprintln!("ralc render: {msg}");
+                return if code == super::EXIT_USAGE {
+                    code
+                } else {
+                    EXIT_PLAN_REFUSES
+                };
+            }
+        }
+    };
+    let plan = crate::render::windows::render(&projection, program.as_deref(), lister());
+    super::render::out(&plan.to_json());
+    if plan.refused.is_empty() {
+        EXIT_RENDERED
+    } else {
+        for r in &plan.refused {
+            eprintln!("ralc render: the plan refuses: {r}");
+        }
+        EXIT_PLAN_REFUSES
+    }
+}
+
+/// The anchor: this machine's on Windows, else an empty Windows anchor re-anchored by
+/// `--env-clear`, `--env`, `--home` and `--cwd`.
+fn anchor(s: &super::args::StackArgs) -> Result<FreezeCtx, String> {
+    let base = if cfg!(windows) {
+        FreezeCtx::from_process()?
+    } else {
+        FreezeCtx::foreign(PathRules::Windows)
+    };
+    base.with_anchor(&s.anchor)
+}
+
+/// The directory lister of the carve: the live disk on Windows, none elsewhere.
+fn lister() -> &'static dyn Lister {
+    #[cfg(windows)]
+    {
+        &ralc_runtime::windows::lister::LiveLister
+    }
+    #[cfg(not(windows))]
+    {
+        &ralc_runtime::plan::windows::OffHost
+    }
+}

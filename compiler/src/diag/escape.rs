@@ -1,0 +1,127 @@
+//! Escaping of user-derived text, in one place, for every format. A diagnostic's message,
+//! labels, help and notes, a file's name, and an answer's subject may carry text from a
+//! profile, a path or a questions file; before any renderer prints it, every control
+//! character (C0 including newline and tab, DEL, C1), every bidi override or isolate and
+//! every line or paragraph separator is shown as `\u{…}`. So no message can start a line,
+//! a CI workflow command (`::error …`) or a terminal sequence, whatever the format.
+//!
+//! Pure; it must never drop or reorder the visible characters it is given, and applying
+//! it twice gives what applying it once gave.
+
+use super::{Diagnostic, Label};
+use std::borrow::Cow;
+
+/// Whether `c` must not reach an output as itself.
+pub fn is_hazard(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+                | '\u{2028}' | '\u{2029}'
+        )
+}
+
+/// `s` with every hazard shown as `\u{…}` (borrowed when there is none).
+pub fn text(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_hazard) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_hazard(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The longest fragment of input a message echoes, in characters.
+pub const MAX_ECHO: usize = 32;
+
+/// A bounded prefix of an echoed fragment (a found word, a batch line): at most `max`
+/// characters, then `…`.
+pub fn clip(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => Cow::Borrowed(s),
+        Some((i, _)) => Cow::Owned(format!("{}…", &s[..i])),
+    }
+}
+
+/// A diagnostic with every text field escaped (its code and spans unchanged).
+pub fn diagnostic(d: &Diagnostic) -> Diagnostic {
+    Diagnostic {
+        code: text(&d.code).into_owned(),
+        severity: d.severity,
+        message: text(&d.message).into_owned(),
+        span: d.span,
+        labels: d
+            .labels
+            .iter()
+            .map(|l| Label {
+                span: l.span,
+                message: text(&l.message).into_owned(),
+            })
+            .collect(),
+        help: d.help.as_deref().map(|h| text(h).into_owned()),
+        notes: d.notes.iter().map(|n| text(n).into_owned()).collect(),
+    }
+}
+
+/// Every diagnostic escaped, in order: what each renderer formats.
+pub fn diagnostics(ds: &[Diagnostic]) -> Vec<Diagnostic> {
+    ds.iter().map(diagnostic).collect()
+}
+
+/// A source text for display: each hazard replaced by ONE visible character (a control
+/// picture for C0 and DEL, `�` for the rest), so character offsets are kept and spans
+/// still point where they did. Newlines and tabs are kept: they shape the quoted lines.
+pub fn source_for_display(s: &str) -> Cow<'_, str> {
+    let keep = |c: char| c == '\n' || c == '\t';
+    if !s.chars().any(|c| is_hazard(c) && !keep(c)) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(match c {
+            // a CRLF line end stays one
+            '\r' if chars.peek() == Some(&'\n') => c,
+            c if keep(c) || !is_hazard(c) => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            _ => '\u{fffd}',
+        });
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hazards_are_shown_not_sent() {
+        let s = "a\n::error ::x\u{1b}[31m\u{9b}\u{202e}\u{0}b";
+        let e = text(s);
+        assert_eq!(e, "a\\u{a}::error ::x\\u{1b}[31m\\u{9b}\\u{202e}\\u{0}b");
+        assert!(!e.chars().any(is_hazard));
+        assert_eq!(text(&e), e, "idempotent");
+        assert!(matches!(text("plain `text` ü"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn clip_bounds_an_echo() {
+        assert_eq!(clip("short", 8), "short");
+        assert_eq!(clip("ünïcödé-long-word", 4), "ünïc…");
+    }
+
+    #[test]
+    fn display_source_keeps_offsets() {
+        let s = "[a: 'x\u{1b}y\r\u{202e}']\r\n\tz";
+        let d = source_for_display(s);
+        assert_eq!(d.chars().count(), s.chars().count());
+        assert_eq!(d, "[a: 'x\u{241b}y\u{240d}\u{fffd}']\r\n\tz");
+    }
+}
