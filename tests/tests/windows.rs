@@ -125,6 +125,13 @@ fn the_standard_plans_keep_their_promises() {
                     s.path
                 );
             }
+            for x in &plan.write_exclusions {
+                assert!(
+                    !within_collision(&s.path, x) || s.kind != GrantKind::Rw,
+                    "{profile}: {} is writable inside the write exclusion {x}",
+                    s.path
+                );
+            }
         }
         assert_eq!(plan.job_process_cap, 512);
     }
@@ -136,7 +143,17 @@ fn the_standard_plans_keep_their_promises() {
         .filter(|s| s.kind == GrantKind::Rw)
         .map(|s| s.path.as_str())
         .collect();
-    assert_eq!(rw, ["C:\\Users\\me\\AppData\\Local\\Temp", CWD]);
+    assert_eq!(rw, ["C:\\Users\\me\\AppData\\Local\\Temp"]);
+    // the project holds write exclusions (files the host runs later, `deny_write`), so it
+    // is carved: off Windows nothing is listed, and the launch carves it over the disk
+    assert!(m
+        .carves
+        .iter()
+        .any(|c| c.allowance == CWD && c.kind == GrantKind::Rw && !c.listed));
+    assert!(m
+        .write_exclusions
+        .iter()
+        .any(|x| x.ends_with("\\.git\\hooks")));
     // std:reasonable excludes ~/.ssh, and nothing granted reaches it
     let r = plan_of("std:reasonable");
     assert!(r.exclusions.iter().any(|x| x == "C:\\Users\\me\\.ssh"));

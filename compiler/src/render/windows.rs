@@ -138,9 +138,17 @@ pub fn render(
             }
         }
     }
-    plan.exclusions = deny.iter().chain(write_deny.iter()).cloned().collect();
+    plan.exclusions = deny.clone();
     plan.exclusions.sort();
     plan.exclusions.dedup();
+    // a write exclusion inside a full one is already withheld whole
+    plan.write_exclusions = write_deny
+        .iter()
+        .filter(|x| !deny.iter().any(|d| within_collision(x, d)))
+        .cloned()
+        .collect();
+    plan.write_exclusions.sort();
+    plan.write_exclusions.dedup();
     if !plan.refused.is_empty() {
         return plan;
     }

@@ -142,6 +142,11 @@ pub struct WindowsPlan {
     /// The exclusions: no ACE is stamped for them, and each launch checks with
     /// `AuthzAccessCheck` that the child's token is granted no right on any of them.
     pub exclusions: Vec<String>,
+    /// The write exclusions (`deny_write`, `--restrict` files): they may be stamped
+    /// read-only, and each launch checks that the child's token is granted no right that
+    /// writes, deletes or re-permissions them.
+    #[serde(default)]
+    pub write_exclusions: Vec<String>,
     pub carves: Vec<Carve>,
     /// The program image, granted read-only (empty when the plan launches nothing).
     pub program: String,
@@ -162,6 +167,7 @@ impl WindowsPlan {
             confined: false,
             network_sids: vec![],
             exclusions: vec![],
+            write_exclusions: vec![],
             carves: vec![],
             program: String::new(),
             job_process_cap: JOB_PROCESS_CAP,

@@ -214,15 +214,26 @@ fn open_reparse(path: &str) -> Result<Option<Handle>, String> {
         .ok_or_else(|| format!("cannot open `{path}`: {}", last_error()))
 }
 
-/// Check every object at and beneath each exclusion; the first one the child could reach
-/// refuses the launch.
-pub fn ensure_unreachable(ctx: &ChildContext, exclusions: &[String]) -> Result<(), String> {
+/// Any right at all: what an exclusion must not grant.
+pub const ANY_RIGHT: u32 = u32::MAX;
+/// The rights that change an object: write data (add file), append (add subdirectory),
+/// write extended attributes, delete child, write attributes, delete, write DAC, write
+/// owner — what a write exclusion must not grant (reading stays).
+pub const WRITE_RIGHTS: u32 = 0x2 | 0x4 | 0x10 | 0x40 | 0x100 | 0x1_0000 | 0x4_0000 | 0x8_0000;
+
+/// Check every object at and beneath each exclusion; the first one on which the child
+/// would be granted a right in `forbidden` refuses the launch.
+pub fn ensure_unreachable(
+    ctx: &ChildContext,
+    exclusions: &[String],
+    forbidden: u32,
+) -> Result<(), String> {
     for x in exclusions {
         let mut pending = vec![x.clone()];
         while let Some(p) = pending.pop() {
             match ctx.granted(&p)? {
                 None => continue,
-                Some(0) => {}
+                Some(mask) if mask & forbidden == 0 => {}
                 Some(mask) => {
                     return Err(format!(
                         "the exclusion `{x}` is reachable: the child would be granted \

@@ -7,7 +7,7 @@
 //! It must never start the program unconfined when the plan asks for confinement.
 
 use super::ffi::{api, last_error, wide, Handle, Sid};
-use super::guard::{ensure_unreachable, ChildContext};
+use super::guard::{ensure_unreachable, ChildContext, ANY_RIGHT, WRITE_RIGHTS};
 use super::stamp::apply;
 use super::store::Store;
 use crate::cmdline::command_line;
@@ -145,7 +145,8 @@ pub fn launch(
         apply(s, store)?;
     }
     let child = ChildContext::new(&container, &caps)?;
-    ensure_unreachable(&child, &plan.exclusions)?;
+    ensure_unreachable(&child, &plan.exclusions, ANY_RIGHT)?;
+    ensure_unreachable(&child, &plan.write_exclusions, WRITE_RIGHTS)?;
     spawn(program, rest, cwd, Some((&container, &caps)), &job)
 }
 
