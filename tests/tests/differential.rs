@@ -3,7 +3,8 @@
 //! write`) and the kernel's answer inside `ralc run` must agree, except where the plan's
 //! fidelity report names a path that did not exist at launch. At least 2,000 probes per
 //! run; every mismatch is printed. Deterministic (a fixed-seed generator). A missing bwrap
-//! or ralc binary fails.
+//! or ralc binary fails. A second test asks the same of programs reached through links
+//! (the link rule).
 //!
 //! Exclusions (`deny`, `deny_write`) are written now and then in another spelling of an
 //! existing name — ASCII case, the Kelvin sign for `k`, `SS` for `ß`, NFD for NFC and back
@@ -395,4 +396,158 @@ fn kernel_agrees_with_the_in_process_judgment() {
         mismatches.len(),
         mismatches.join("\n")
     );
+}
+
+/// Links (the link rule, `docs/model.md`): for every program reached through a link in
+/// a scratch tree, the guard's `admit` and the kernel inside `ralc run` must agree. The
+/// tree holds links directly in an allowed directory (to files outside it, through an
+/// intermediate link, into an excluded directory, to a vetoed name), one in a
+/// subdirectory of it, and one whose chain passes through a directory others may write
+/// (not vouched). As root the tree's own directories are vouched; as another user none
+/// is, and every link is refused by both.
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the ralc binary; bwrap must be on PATH"
+)]
+fn kernel_agrees_with_the_guard_on_links() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let ralc = ralc_bin();
+    let dir = tempfile::Builder::new()
+        .prefix("ralc-diff-links")
+        .tempdir()
+        .unwrap();
+    let root = std::fs::canonicalize(dir.path())
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    for d in ["bin/sub", "lib/tools", "lib/bad", "alt", "open"] {
+        std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
+    }
+    std::fs::set_permissions(
+        format!("{root}/open"),
+        std::fs::Permissions::from_mode(0o777),
+    )
+    .unwrap();
+    let script = |p: &str, name: &str| {
+        std::fs::write(p, format!("#!/bin/sh\necho ran-{name}\n")).unwrap();
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    for n in ["t0", "t1", "t2", "t3", "vetoed", "t5"] {
+        script(&format!("{root}/lib/tools/{n}"), n);
+    }
+    script(&format!("{root}/lib/bad/b"), "b");
+    script(&format!("{root}/bin/plain"), "plain");
+    // The links, each with the probe's name.
+    let links: &[(&str, &str)] = &[
+        ("bin/direct", "../lib/tools/t0"),
+        ("bin/absolute", "ROOT/lib/tools/t1"),
+        ("alt/t2", "ROOT/lib/tools/t2"),
+        ("bin/through", "ROOT/alt/t2"),
+        ("bin/sub/deep", "ROOT/lib/tools/t3"),
+        ("bin/vetoed", "../lib/tools/vetoed"),
+        ("bin/excluded", "../lib/bad/b"),
+        ("open/t5", "ROOT/lib/tools/t5"),
+        ("bin/unvouched", "ROOT/open/t5"),
+        ("bin/sibling", "plain"),
+    ];
+    for (at, to) in links {
+        symlink(to.replace("ROOT", &root), format!("{root}/{at}")).unwrap();
+    }
+    let profile = format!(
+        "[\n  exec: ['system:': 'allow', '{root}/bin/': 'allow', '{root}/lib/bad/': 'deny', vetoed: 'deny'],\n  fs: [read: ['{root}']],\n]\n"
+    );
+    let pfile = format!("{root}/links.ral");
+    std::fs::write(&pfile, &profile).unwrap();
+    let args = StackArgs {
+        profiles: vec![pfile.clone()],
+        ..StackArgs::default()
+    };
+    let compiled = compile(StackRequest::from_args(&args, &[]).unwrap());
+    let stack = compiled.stack.as_ref().expect("the profile compiles");
+    let r: &dyn Resolve = &compiled.ctx;
+    let mut script_text = String::new();
+    let mut expected = Vec::new();
+    let probes: Vec<String> = links
+        .iter()
+        .map(|(at, _)| format!("{root}/{at}"))
+        .filter(|p| p.contains("/bin/"))
+        .chain([format!("{root}/lib/tools/t0"), format!("{root}/bin/plain")])
+        .collect();
+    for (i, p) in probes.iter().enumerate() {
+        let granted = stack.admit(p, &[], r).is_ok();
+        let _ = writeln!(
+            script_text,
+            "'{p}' >/dev/null 2>&1 && echo {i}:1 || echo {i}:0"
+        );
+        expected.push((p.clone(), granted));
+    }
+    let out = std::process::Command::new(&ralc)
+        .current_dir("/")
+        .args(["run", "-p", &pfile, "--", "/bin/sh", "-c", &script_text])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the probe script did not run: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let kernel: std::collections::BTreeMap<usize, bool> = stdout
+        .lines()
+        .filter_map(|l| {
+            let (i, v) = l.split_once(':')?;
+            Some((i.parse().ok()?, v == "1"))
+        })
+        .collect();
+    // The plan's fidelity report: a link target is admitted by the kernel under any name
+    // (Landlock sees the file, not the name it was reached by), the guard only through
+    // its link; the report names each such target.
+    let plan = std::process::Command::new(&ralc)
+        .args(["render", "--target", "linux", "-p", &pfile, "--", "/bin/sh"])
+        .output()
+        .unwrap();
+    let plan: serde_json::Value = serde_json::from_slice(&plan.stdout).unwrap_or_default();
+    let fidelity: Vec<String> = plan["fidelity"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f["path"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut mismatches = Vec::new();
+    let mut excused = 0;
+    for (i, (p, granted)) in expected.iter().enumerate() {
+        let k = kernel.get(&i).copied();
+        if k != Some(*granted) {
+            if k == Some(true) && fidelity.iter().any(|f| f == p) {
+                excused += 1;
+                continue;
+            }
+            mismatches.push(format!("{p}: guard {granted}, kernel {k:?}"));
+        }
+    }
+    // As root, the rule admits exactly the direct, absolute and intermediate links and the
+    // sibling; the rest are refused by both.
+    let as_root = compiled.ctx.links(&format!("{root}/bin/direct")).is_some();
+    let admitted: Vec<&str> = expected
+        .iter()
+        .filter(|(_, g)| *g)
+        .map(|(p, _)| p.rsplit('/').next().unwrap_or(""))
+        .collect();
+    if as_root {
+        assert_eq!(
+            admitted,
+            ["direct", "absolute", "through", "sibling", "plain"],
+            "{expected:?}"
+        );
+    }
+    eprintln!(
+        "differential links: {} probes, {} admitted, {excused} excused by the fidelity report",
+        expected.len(),
+        admitted.len()
+    );
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }

@@ -95,7 +95,12 @@ fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
     // Outside /tmp: the build's own temp directory under target/.
     let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::create_dir_all(base).unwrap();
-    for profile in ["std:minimal", "std:reasonable"] {
+    for profile in [
+        "std:minimal",
+        "std:edit-only",
+        "std:reasonable",
+        "std:confined",
+    ] {
         let dir = tempfile::Builder::new()
             .prefix("ralc-host-run")
             .tempdir_in(base)

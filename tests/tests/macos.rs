@@ -68,6 +68,7 @@ fn restricted() -> SandboxProjection {
             deny_files: s(&["/usr/bin/sudo"]),
             deny_names: s(&["bash", "g++"]),
             carriers: s(&["/bin/zsh"]),
+            link_targets: vec![],
         }),
         net_offline: true,
     }
@@ -259,6 +260,7 @@ mod random {
                         ExecProjection::Restricted(KernelExecRules {
                             allow_dirs, allow_files, deny_dirs, deny_files, deny_names,
                             carriers: vec![],
+                            link_targets: vec![],
                         })
                     }
                 },

@@ -108,6 +108,11 @@ impl ExecSubject {
             tools,
         }
     }
+    /// The same program judged at another place (a link it was reached through), with the
+    /// same bare tools.
+    pub fn at(&self, invoked: &str, real: RealPath) -> Self {
+        ExecSubject::new(invoked, real, self.tools.clone())
+    }
     /// The real path judged.
     pub fn real(&self) -> &RealPath {
         &self.real

@@ -50,6 +50,11 @@ pub struct KernelExecRules {
     /// or a name veto (which outrank a carrier) excludes.
     #[serde(default)]
     pub carriers: Vec<String>,
+    /// Link targets (the link rule, `docs/model.md`): the files that vouched links
+    /// directly in an allowed directory lead to, where the stack admits the program
+    /// through the link (the same `GrantStack::admit`), admitted as files.
+    #[serde(default)]
+    pub link_targets: Vec<String>,
 }
 
 use super::exec::{self, ExecScope};
@@ -161,9 +166,10 @@ impl SandboxProjection {
     /// opining layer grants them at their own subject, every exclusion of every layer
     /// (re-resolved now), the floor, and the exec table as the kernel receives it.
     pub fn of(stack: &GrantStack, r: &dyn Resolve, admitted: Option<&Admitted>) -> Self {
+        let fs = fs_projection(stack, r);
         SandboxProjection {
-            fs: fs_projection(stack, r),
-            exec: exec_projection(stack, r, admitted),
+            exec: exec_projection(stack, r, admitted, fs.as_ref()),
+            fs,
             net_offline: stack.permits(Flag::Net).is_err(),
         }
     }
@@ -241,7 +247,7 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
 /// evidence, not an exact file's or a name's).
 fn carriers(k: &KernelExecRules, r: &dyn Resolve) -> Vec<String> {
     let mut out = Vec::new();
-    for f in &k.allow_files {
+    for f in k.allow_files.iter().chain(&k.link_targets) {
         for c in r.carriers(&crate::path::frozen::RealPath::from_resolved(f.as_str())) {
             let c = c.as_str();
             let vetoed = k
@@ -261,6 +267,7 @@ fn exec_projection(
     stack: &GrantStack,
     r: &dyn Resolve,
     admitted: Option<&Admitted>,
+    fs: Option<&FsProjection>,
 ) -> ExecProjection {
     let rules = stack.exec_rules();
     if rules.is_empty() {
@@ -289,6 +296,58 @@ fn exec_projection(
         k.allow_files.push(a.program_real().as_str().to_owned());
     }
     exec::tidy(&mut k);
+    k.link_targets = link_targets(stack, r, &k, fs);
     k.carriers = carriers(&k, r);
     ExecProjection::Restricted(k)
+}
+
+/// The link rule for the kernel: every vouched symlink directly in an allowed directory
+/// that leads out of it is asked of `GrantStack::admit_link`, as the guard asks it of a
+/// program found there; the file of each one admitted through its link is admitted as a
+/// file.
+/// A target already within an allowed directory or file needs nothing.
+///
+/// No scan is made when no target could be admitted: under a restricted fs, a target must
+/// be readable (within a positive of the folded read region or the floor) and lie outside
+/// every write prefix and every allowed directory; a stack whose read region holds nothing
+/// else (`std:minimal`: the project, the temp directory, the run places) admits no target.
+fn link_targets(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    k: &KernelExecRules,
+    fs: Option<&FsProjection>,
+) -> Vec<String> {
+    use ralc_runtime::plan::within;
+    let covered =
+        |t: &str| k.allow_dirs.iter().any(|d| within(t, d)) || k.allow_files.iter().any(|f| f == t);
+    if let Some(fs) = fs {
+        let open =
+            fs.read.iter().chain(&fs.floor).any(|p| {
+                p != DISCARD && !covered(p) && !stack.write_prefixes().any(|w| within(p, w))
+            });
+        if !open {
+            return Vec::new();
+        }
+    }
+    // One batch: each directory is resolved and vouched for once.
+    let batch = r.for_batch();
+    let r: &dyn Resolve = batch.as_deref().unwrap_or(r);
+    let mut out = Vec::new();
+    for d in &k.allow_dirs {
+        if d == "/" {
+            continue;
+        }
+        for chain in r.link_chains_in(d) {
+            if covered(chain.target.as_str()) {
+                continue;
+            }
+            if let Ok(a) = stack.admit_link(&chain, r) {
+                if !a.through().is_empty() {
+                    out.push(a.program_real().as_str().to_owned());
+                }
+            }
+        }
+    }
+    tidy(&mut out);
+    out
 }

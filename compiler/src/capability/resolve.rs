@@ -7,6 +7,16 @@
 
 use crate::path::frozen::RealPath;
 
+/// The vouched links a program is reached through, and the file they end at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkChain {
+    /// Each link where it sits (its directory real, the link itself not followed), in the
+    /// order followed; never empty.
+    pub links: Vec<RealPath>,
+    /// The real path the last link leads to.
+    pub target: RealPath,
+}
+
 pub trait Resolve {
     /// A bare command name searched on the process's own `PATH` (absolute entries only,
     /// never a relative or empty one): the path it was found at and its real path.
@@ -23,6 +33,21 @@ pub trait Resolve {
     /// each (`freeze::carrier`). Empty (the default) for a binary or an unvouched one.
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         let _ = program;
+        Vec::new()
+    }
+    /// The vouched links from `at` (an absolute path as found or given) to its file, each
+    /// where it sits, in the order followed, and the file they end at (`freeze::links`);
+    /// `None` when `at` is not a link or some link on the way, or a directory holding one,
+    /// is not vouched for.
+    fn links(&self, at: &str) -> Option<LinkChain> {
+        let _ = at;
+        None
+    }
+    /// The vouched chains of the symlinks directly in the directory `dir` (a real path)
+    /// that lead out of it, by name: the candidates of the link rule for the kernel's plan.
+    /// Each is what `links` answers for the link's own path.
+    fn link_chains_in(&self, dir: &str) -> Vec<LinkChain> {
+        let _ = dir;
         Vec::new()
     }
     /// The names in the directory at the real path `dir` now (for the existing spellings an

@@ -8,7 +8,7 @@ use super::exec::{self, ExecRules, ExecScope, ExecSubject};
 use super::fs::{self, FsOp, FsScope, RunPlace, ToolPlace};
 use super::index::{depth, with_subject_keys, within, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole, Origin};
-use super::resolve::Resolve;
+use super::resolve::{LinkChain, Resolve};
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::identity::Identity;
@@ -114,9 +114,15 @@ pub struct Admitted {
     args: Vec<String>,
     run: Granted,
     read: Granted,
+    through: Vec<RealPath>,
 }
 
 impl Admitted {
+    /// The vouched links the program was admitted through (the link rule), in the order
+    /// followed; empty when the exec table admitted its real file as itself.
+    pub fn through(&self) -> &[RealPath] {
+        &self.through
+    }
     /// The real path of the file the launch executes.
     pub fn program_real(&self) -> &RealPath {
         &self.program_real
@@ -400,15 +406,67 @@ impl GrantStack {
             real,
             why,
         };
-        let real = if program.contains('/') {
-            real_of(program, r)
+        let (at, real) = if program.contains('/') {
+            let at = if program.starts_with('/') {
+                program.to_owned()
+            } else {
+                format!("{}/{program}", r.cwd().trim_end_matches('/'))
+            };
+            (Some(at), real_of(program, r))
         } else if program.is_empty() {
-            None
+            (None, None)
         } else {
-            r.which(program).map(|(_, real)| real)
+            match r.which(program) {
+                Some((at, real)) => (Some(at), Some(real)),
+                None => (None, None),
+            }
         };
         let Some(real) = real else {
             return Err(refuse(None, ExecDenial::NotFound));
+        };
+        self.admit_at(program, args, at.as_deref(), real, None, r)
+    }
+
+    /// The program of a vouched link chain, as `admit` judges it when the program is found
+    /// at the chain's first link (the kernel plan's question, `SandboxProjection::of`,
+    /// without resolving the chain again).
+    #[allow(
+        clippy::result_large_err,
+        reason = "Refused is the data shape of spec §4.3, built once per refusal"
+    )]
+    pub fn admit_link(&self, chain: &LinkChain, r: &dyn Resolve) -> Result<Admitted, Refused> {
+        let at = chain.links.first().map(|l| l.as_str().to_owned());
+        let program = at.clone().unwrap_or_default();
+        self.admit_at(
+            &program,
+            &[],
+            at.as_deref(),
+            chain.target.clone(),
+            Some(chain.clone()),
+            r,
+        )
+    }
+
+    /// `admit` once the program is found: `at` where it was found (for the link rule),
+    /// `real` its real path, `chain` its vouched links when already known.
+    #[allow(
+        clippy::result_large_err,
+        reason = "Refused is the data shape of spec §4.3, built once per refusal"
+    )]
+    fn admit_at(
+        &self,
+        program: &str,
+        args: &[String],
+        at: Option<&str>,
+        real: RealPath,
+        chain: Option<LinkChain>,
+        r: &dyn Resolve,
+    ) -> Result<Admitted, Refused> {
+        let refuse = |real: Option<RealPath>, why| Refused {
+            program: program.to_owned(),
+            args: args.to_vec(),
+            real,
+            why,
         };
         let tools: exec::Tools = self
             .compiled
@@ -418,19 +476,44 @@ impl GrantStack {
             .collect();
         let subject = ExecSubject::new(program, real, tools);
         let first = args.first().map(String::as_str);
-        let (run, read) = with_subject_keys(subject.real().as_str(), |keys| {
+        let (run, read, through) = with_subject_keys(subject.real().as_str(), |keys| {
             let real = subject.real();
-            let run = fold(
-                self.compiled
-                    .exec
-                    .iter()
-                    .map(|(_, t)| t.judge(&subject, keys, first)),
-            )
-            .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
+            let mut verdicts: Vec<_> = self
+                .compiled
+                .exec
+                .iter()
+                .map(|(_, t)| t.judge(&subject, keys, first))
+                .collect();
+            // The link rule: a layer that neither admits nor excludes the file itself may
+            // admit it through the vouched links it was found by.
+            let mut through = Vec::new();
+            if verdicts
+                .iter()
+                .any(|v| matches!(v, Err(Withheld::MissingAllowance { .. })))
+            {
+                let links = chain
+                    .or_else(|| at.and_then(|a| r.links(a)))
+                    .filter(|c| c.target == *real && !self.in_write_prefix(real.as_str()))
+                    .map(|c| c.links)
+                    .unwrap_or_default();
+                for ((_, t), v) in self.compiled.exec.iter().zip(verdicts.iter_mut()) {
+                    if !matches!(v, Err(Withheld::MissingAllowance { .. })) {
+                        continue;
+                    }
+                    if let Some(w) = through_link(t, program, &links, &subject, first) {
+                        if w.is_ok() {
+                            through.clone_from(&links);
+                        }
+                        *v = w;
+                    }
+                }
+            }
+            let run = fold(verdicts.into_iter())
+                .map_err(|w| refuse(Some(real.clone()), ExecDenial::Run(w)))?;
             let read = self
                 .judge_keys(FsOp::Read, real, keys, r)
                 .map_err(|w| refuse(Some(real.clone()), ExecDenial::Read(w)))?;
-            Ok((run, read))
+            Ok((run, read, through))
         })?;
         Ok(Admitted {
             program_real: subject.into_real(),
@@ -438,7 +521,24 @@ impl GrantStack {
             args: args.to_vec(),
             run,
             read,
+            through,
         })
+    }
+
+    /// Whether `real` lies within a write prefix (other than the root) of some layer: a
+    /// file the confined programs may rewrite, which a link never admits (the link rule).
+    pub fn in_write_prefix(&self, real: &str) -> bool {
+        self.write_prefixes()
+            .any(|w| ralc_runtime::plan::within(real, w))
+    }
+
+    /// The write prefixes of every layer, as real paths, the root left out.
+    pub fn write_prefixes(&self) -> impl Iterator<Item = &str> {
+        self.layers
+            .iter()
+            .filter_map(|c| c.fs.as_ref())
+            .flat_map(|f| f.write.iter().map(|e| e.path.real().as_str()))
+            .filter(|w| *w != "/")
     }
 
     /// Whether the stack permits a flag: a meet over the opining layers, silence permitting.
@@ -517,6 +617,50 @@ impl GrantStack {
             })
         })
     }
+}
+
+/// The link rule (`docs/model.md`): one layer's verdict for a program reached through the
+/// vouched `links` (from `Resolve::links`), when the layer speaks to neither the program's
+/// real file nor its name. The first link must sit directly in a directory the layer
+/// allows (one of its live `Dir` scopes), and the layer's verdict at that link is the
+/// program's; an exclusion of any link on the way excludes it (and `admit_at` offers no
+/// links for a target within a write prefix). `None`: the rule does not
+/// apply (no links, or the first is not in an allowed directory). The kernel's plan asks
+/// the same question of every link in its allowed directories (`SandboxProjection::of`).
+fn through_link(
+    t: &ExecRules,
+    program: &str,
+    links: &[RealPath],
+    subject: &ExecSubject,
+    first: Option<&str>,
+) -> Option<Verdict<ExecScope>> {
+    let first_link = links.first()?;
+    let dir = first_link
+        .as_str()
+        .rsplit_once('/')
+        .map(|(d, _)| if d.is_empty() { "/" } else { d })?;
+    let held = t.table().live().any(|(k, _)| match k {
+        ExecScope::Dir(p) => {
+            let d = p.real().as_str();
+            d.strip_suffix('/').unwrap_or(d) == dir
+        }
+        _ => false,
+    });
+    if !held {
+        return None;
+    }
+    let mut at_first = None;
+    for l in links {
+        let s = subject.at(program, l.clone());
+        let v = with_subject_keys(l.as_str(), |keys| t.judge(&s, keys, first));
+        if matches!(v, Err(Withheld::Excluded { .. })) {
+            return Some(v);
+        }
+        if at_first.is_none() {
+            at_first = Some(v);
+        }
+    }
+    at_first.filter(|v| !matches!(v, Err(Withheld::MissingAllowance { .. })))
 }
 
 /// A verb set's verdict for one layer; `None`: the layer has no opinion.

@@ -17,6 +17,8 @@ pub struct FakeHost {
     pub which: BTreeMap<String, String>,
     pub links: BTreeMap<String, String>,
     pub carriers: BTreeMap<String, Vec<String>>,
+    /// Vouched link chains: where a program is found → the links on the way.
+    pub chains: BTreeMap<String, Vec<String>>,
     /// Directory listings (`Resolve::names`): directory → entry names.
     pub listings: BTreeMap<String, Vec<String>>,
     pub cwd: String,
@@ -35,6 +37,12 @@ impl FakeHost {
     }
     pub fn link(mut self, from: &str, to: &str) -> Self {
         self.links.insert(from.into(), to.into());
+        self
+    }
+    /// A vouched link at `from` to `to` (a link's chain is itself; `link` resolves it).
+    pub fn vouched_link(mut self, from: &str, to: &str) -> Self {
+        self.links.insert(from.into(), to.into());
+        self.chains.insert(from.into(), vec![from.into()]);
         self
     }
     /// The directory `dir` lists `names`.
@@ -80,6 +88,24 @@ impl Resolve for FakeHost {
     }
     fn cwd(&self) -> &str {
         &self.cwd
+    }
+    fn links(&self, at: &str) -> Option<super::resolve::LinkChain> {
+        let c = self.chains.get(at)?;
+        Some(super::resolve::LinkChain {
+            links: c
+                .iter()
+                .map(|p| RealPath::from_resolved(p.as_str()))
+                .collect(),
+            target: self.real(at)?,
+        })
+    }
+    fn link_chains_in(&self, dir: &str) -> Vec<super::resolve::LinkChain> {
+        let d = dir.trim_end_matches('/');
+        self.chains
+            .keys()
+            .filter(|k| k.rsplit_once('/').is_some_and(|(p, _)| p == d))
+            .filter_map(|k| self.links(k))
+            .collect()
     }
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         self.carriers

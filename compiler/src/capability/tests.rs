@@ -372,6 +372,83 @@ fn projection_folds_the_stack() {
 }
 
 #[test]
+fn a_vouched_link_in_an_allowed_directory_admits_its_target_and_the_kernel_agrees() {
+    let a = L::new("a")
+        .dir("/usr/bin", allow())
+        .dir("/usr/lib/jvm/bad", deny())
+        .name("vetoed", deny())
+        .read("/usr")
+        .read("/work")
+        .done();
+    let s = GrantStack::new(vec![a]);
+    let h = host()
+        .vouched_link("/usr/bin/java", "/usr/lib/jvm/j17/bin/java")
+        .vouched_link("/usr/bin/bad", "/usr/lib/jvm/bad/bin/bad")
+        .vouched_link("/usr/bin/vetoed", "/usr/lib/jvm/j17/bin/vetoed")
+        // Not vouched (planted): a plain link.
+        .link("/usr/bin/planted", "/usr/lib/jvm/j17/bin/planted")
+        .on_path("java", "/usr/bin/java");
+    // Found on PATH or named by its link: admitted through the link, citing the entry.
+    for p in ["java", "/usr/bin/java"] {
+        let ad = s.admit(p, &[], &h).unwrap();
+        assert_eq!(ad.program_real().as_str(), "/usr/lib/jvm/j17/bin/java");
+        assert_eq!(ad.through().len(), 1);
+        assert_eq!(ad.run_granted().decided_by.len(), 1);
+    }
+    // `ralc why` names the link and the entry.
+    let ad = s.admit("java", &[], &h);
+    let d = crate::guard::exec(&s, "java", &[], &ad);
+    assert!(
+        d.message.contains("through the vouched link /usr/bin/java")
+            && d.message.contains("(runs /usr/lib/jvm/j17/bin/java)")
+            && d.decided_by.len() == 2,
+        "{d:?}"
+    );
+    // The target named directly is not (no link on the way).
+    assert!(s.admit("/usr/lib/jvm/j17/bin/java", &[], &h).is_err());
+    // Exclusions still judge the target: a denied directory, a name veto.
+    let r = s.admit("/usr/bin/bad", &[], &h).unwrap_err();
+    assert_eq!(r.why.reason(), "excluded");
+    let r = s.admit("/usr/bin/vetoed", &[], &h).unwrap_err();
+    assert_eq!(r.why.reason(), "excluded");
+    // A link no one vouches for admits nothing.
+    let r = s.admit("/usr/bin/planted", &[], &h).unwrap_err();
+    assert_eq!(r.why.reason(), "missing-allowance");
+    // The kernel admits exactly the targets the guard admits through a link.
+    match SandboxProjection::of(&s, &h, None).exec {
+        ExecProjection::Restricted(k) => {
+            assert_eq!(k.link_targets, vec!["/usr/lib/jvm/j17/bin/java"]);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A target within a write prefix (a file the confined programs may rewrite) is never
+    // admitted through a link, and the kernel lists none then.
+    let w = GrantStack::new(vec![L::new("w")
+        .dir("/usr/bin", allow())
+        .read("/usr")
+        .write("/work")
+        .done()]);
+    let hw = host().vouched_link("/usr/bin/mine", "/work/tool");
+    let r = w.admit("/usr/bin/mine", &[], &hw).unwrap_err();
+    assert_eq!(r.why.reason(), "missing-allowance");
+    match SandboxProjection::of(&w, &hw, None).exec {
+        ExecProjection::Restricted(k) => assert!(k.link_targets.is_empty()),
+        other => panic!("{other:?}"),
+    }
+    // A layer that does not allow the link's directory is not moved by it.
+    let b = L::new("b").dir("/opt", allow()).done();
+    let s2 = GrantStack::new(vec![
+        L::new("a").dir("/usr/bin", allow()).read("/usr").done(),
+        b,
+    ]);
+    assert!(s2.admit("/usr/bin/java", &[], &h).is_err());
+    match SandboxProjection::of(&s2, &h, None).exec {
+        ExecProjection::Restricted(k) => assert!(k.link_targets.is_empty()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn projection_withholds_every_existing_spelling_of_an_exclusion() {
     let a = L::new("a")
         .write("/work")

@@ -5,7 +5,7 @@
 //! process environment anywhere but `from_process`.
 
 use super::disk::{Disk, RealDisk};
-use crate::capability::resolve::Resolve;
+use crate::capability::resolve::{LinkChain, Resolve};
 use crate::cli::args::AnchorArgs;
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::lex::{
@@ -364,6 +364,31 @@ impl Resolve for FreezeCtx {
     }
     fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
         super::carrier::carriers_of(self.disk.as_ref(), program, |p| self.real_of(p).ok())
+    }
+    fn links(&self, at: &str) -> Option<LinkChain> {
+        if self.rules != PathRules::Posix {
+            return None;
+        }
+        let real = |p: &str| self.real_of(p).ok().map(|r| r.as_str().to_owned());
+        let vouched = |d: &str| self.disk.vouched_dir(d);
+        super::links::vouched_chain(self.disk.as_ref(), at, &real, &vouched)
+    }
+    fn link_chains_in(&self, dir: &str) -> Vec<LinkChain> {
+        if self.rules != PathRules::Posix {
+            return Vec::new();
+        }
+        // real forms through this anchor's memo when it is a `memoized` copy (a batch)
+        let real = |p: &str| self.real_of(p).ok().map(|r| r.as_str().to_owned());
+        let vouched = |d: &str| self.disk.vouched_dir(d);
+        let d = dir
+            .strip_suffix('/')
+            .filter(|d| !d.is_empty())
+            .unwrap_or(dir);
+        let disk = self.disk.as_ref();
+        disk.links_in(dir)
+            .iter()
+            .filter_map(|l| super::links::listed_chain(disk, d, l, &real, &vouched))
+            .collect()
     }
     fn names(&self, dir: &str) -> Vec<String> {
         self.disk.names(dir)

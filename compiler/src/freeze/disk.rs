@@ -37,11 +37,31 @@ pub trait Disk: Send + Sync + fmt::Debug {
     /// Whether the system vouches for the file at `path` (not followed): a regular file
     /// owned by root and writable by no one else, in a directory likewise.
     fn vouched(&self, path: &str) -> bool;
+    /// The target text of the symlink at `path` (not followed); `None` when `path` is not a
+    /// symlink or its target is not Unicode.
+    fn read_link(&self, path: &str) -> Option<String>;
+    /// The owner (uid) of the symlink at `path` itself (not followed); `None` when `path`
+    /// is not a symlink.
+    fn link_owner(&self, path: &str) -> Option<u32>;
+    /// Whether the system vouches for the directory at `path` (not followed): owned by
+    /// root and writable by no one else.
+    fn vouched_dir(&self, path: &str) -> bool;
+    /// The symlinks directly in the directory at `path` whose target text leads out of it
+    /// (holds a `/`), sorted by name; empty when it cannot be listed. (A link to a sibling
+    /// ends where that sibling does, and the sibling is listed itself.)
+    fn links_in(&self, path: &str) -> Vec<ListedLink>;
     /// The names of the entries of the directory at `path` that are not symlinks, at most
     /// [`NAMES_LIMIT`]; empty when it is not a readable directory. Asked for the existing
     /// spellings an exclusion also names (`Resolve::collisions`); names that are not
     /// Unicode are left out (no exclusion written in a profile can name them).
     fn names(&self, path: &str) -> Vec<String>;
+}
+
+/// A symlink as a directory listing shows it: its name and its target text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedLink {
+    pub name: String,
+    pub target: String,
 }
 
 /// The most entries `Disk::names` lists in one directory.
@@ -115,6 +135,84 @@ impl Disk for RealDisk {
             false
         }
     }
+    fn read_link(&self, path: &str) -> Option<String> {
+        std::fs::read_link(path)
+            .ok()?
+            .into_os_string()
+            .into_string()
+            .ok()
+    }
+    fn link_owner(&self, path: &str) -> Option<u32> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        if !m.file_type().is_symlink() {
+            return None;
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(m.uid())
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+    fn vouched_dir(&self, path: &str) -> bool {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::symlink_metadata(path)
+                .is_ok_and(|d| d.is_dir() && d.uid() == 0 && d.mode() & 0o022 == 0)
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            false
+        }
+    }
+    fn links_in(&self, path: &str) -> Vec<ListedLink> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{FileType, Mode, OFlags};
+            let Ok(fd) = rustix::fs::open(
+                path,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            ) else {
+                return Vec::new();
+            };
+            let Ok(dir) = rustix::fs::Dir::read_from(&fd) else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            for e in dir.flatten() {
+                let name = e.file_name();
+                if !matches!(e.file_type(), FileType::Symlink | FileType::Unknown) {
+                    continue;
+                }
+                // Fails (EINVAL) for an entry that is not a link.
+                let Ok(target) = rustix::fs::readlinkat(&fd, name, Vec::new()) else {
+                    continue;
+                };
+                let (Ok(name), Ok(target)) = (name.to_str(), target.into_string()) else {
+                    continue;
+                };
+                if target.contains('/') {
+                    out.push(ListedLink {
+                        name: name.to_owned(),
+                        target,
+                    });
+                }
+            }
+            out.sort_by(|a, b| a.name.cmp(&b.name));
+            out
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = path;
+            Vec::new()
+        }
+    }
     fn names(&self, path: &str) -> Vec<String> {
         let Ok(rd) = std::fs::read_dir(path) else {
             return Vec::new();
@@ -161,6 +259,18 @@ impl Disk for ForeignDisk {
     }
     fn vouched(&self, _path: &str) -> bool {
         false
+    }
+    fn read_link(&self, _path: &str) -> Option<String> {
+        None
+    }
+    fn link_owner(&self, _path: &str) -> Option<u32> {
+        None
+    }
+    fn vouched_dir(&self, _path: &str) -> bool {
+        false
+    }
+    fn links_in(&self, _path: &str) -> Vec<ListedLink> {
+        Vec::new()
     }
     fn names(&self, _path: &str) -> Vec<String> {
         Vec::new()
@@ -218,7 +328,8 @@ impl MemDisk {
     pub fn link(self, path: &str, target: &str) -> Self {
         self.with(path, MemEntry::Link(target.to_string()))
     }
-    /// Mark the file at `path` as one the system vouches for (`Disk::vouched`).
+    /// Mark the file or symlink at `path` as one the system vouches for (`Disk::vouched`;
+    /// a symlink so marked is root's, and its directory is vouched, `Disk::vouched_dir`).
     pub fn vouch(mut self, path: &str) -> Self {
         self.vouched.insert(path.to_string());
         self
@@ -322,6 +433,43 @@ impl Disk for MemDisk {
     }
     fn is_symlink(&self, path: &str) -> bool {
         matches!(self.entries.get(path), Some(MemEntry::Link(_)))
+    }
+    fn read_link(&self, path: &str) -> Option<String> {
+        match self.entries.get(path) {
+            Some(MemEntry::Link(t)) => Some(t.clone()),
+            _ => None,
+        }
+    }
+    fn link_owner(&self, path: &str) -> Option<u32> {
+        match self.entries.get(path) {
+            Some(MemEntry::Link(_)) if self.vouched.contains(path) => Some(0),
+            Some(MemEntry::Link(_)) => Some(1000),
+            _ => None,
+        }
+    }
+    fn vouched_dir(&self, path: &str) -> bool {
+        // A directory holding an entry marked vouched is vouched.
+        let d = path.trim_end_matches('/');
+        self.vouched.iter().any(|v| {
+            v.rsplit_once('/')
+                .is_some_and(|(p, _)| p == d || (p.is_empty() && d.is_empty()))
+        })
+    }
+    fn links_in(&self, path: &str) -> Vec<ListedLink> {
+        let dir = path.trim_end_matches('/');
+        self.entries
+            .iter()
+            .filter_map(|(k, e)| match e {
+                MemEntry::Link(t) if t.contains('/') => {
+                    let (d, n) = k.rsplit_once('/')?;
+                    (d == dir).then(|| ListedLink {
+                        name: n.to_owned(),
+                        target: t.clone(),
+                    })
+                }
+                _ => None,
+            })
+            .collect()
     }
     fn names(&self, path: &str) -> Vec<String> {
         let prefix = if path == "/" {

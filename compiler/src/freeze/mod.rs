@@ -10,6 +10,7 @@ pub mod ctx;
 pub mod disk;
 pub mod eligibility;
 pub mod gitdir;
+pub mod links;
 pub mod places;
 pub mod toolchains;
 

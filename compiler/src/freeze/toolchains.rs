@@ -36,6 +36,9 @@ pub enum Location {
     Fixed(&'static str),
     /// `$VAR/sub` with a fixed default for `$VAR` (Windows `SystemRoot`).
     Rooted(&'static str, &'static str, &'static str),
+    /// A fixed absolute directory used whether or not an override is set (a system-wide
+    /// install an override of the user's own locations does not replace).
+    Installed(&'static str),
 }
 
 impl Selector {
@@ -107,39 +110,74 @@ impl Selector {
                 Fixed("/usr/local/bin"),
                 Fixed("/usr/libexec"),
                 Fixed("/usr/lib/git-core"),
+                // Compilers start `cc1`, `collect2`, `lto-wrapper` by their real paths here.
+                Fixed("/usr/lib/gcc"),
                 Fixed("/opt/homebrew/bin"),
                 Fixed("/home/linuxbrew/.linuxbrew/bin"),
                 Fixed("/Library/Developer/CommandLineTools/usr/bin"),
+                Fixed("/Applications/Xcode.app/Contents/Developer"),
             ],
             (Selector::Cargo, _) => &[Override("CARGO_HOME", "bin"), Home(".cargo/bin")],
             (Selector::Rustup, _) => &[
                 Override("RUSTUP_HOME", "toolchains"),
                 Home(".rustup/toolchains"),
             ],
+            // What `go` runs at run time: the installed commands, and the compiler and
+            // linker under the toolchain's `pkg/tool` (the official tarball's and Debian's).
             (Selector::Go, _) => &[
                 Override("GOBIN", ""),
                 Override("GOPATH", "bin"),
                 Home("go/bin"),
+                Installed("/usr/local/go/bin"),
+                Installed("/usr/local/go/pkg/tool"),
+                Installed("/usr/lib/go/pkg/tool"),
             ],
+            // The global prefix's bin links and the packages they point into.
             (Selector::Npm, _) => &[
                 Override("NPM_CONFIG_PREFIX", "bin"),
+                Override("NPM_CONFIG_PREFIX", "lib/node_modules"),
                 Home(".npm-global/bin"),
+                Home(".npm-global/lib/node_modules"),
             ],
             (Selector::Nvm, _) => &[Override("NVM_DIR", "versions"), Home(".nvm/versions")],
-            (Selector::Volta, _) => &[Override("VOLTA_HOME", "bin"), Home(".volta/bin")],
+            // Volta's shims and the tool images they run.
+            (Selector::Volta, _) => &[
+                Override("VOLTA_HOME", "bin"),
+                Override("VOLTA_HOME", "tools/image"),
+                Home(".volta/bin"),
+                Home(".volta/tools/image"),
+            ],
+            // A shim runs `libexec/pyenv`, which runs its own commands there and the
+            // plugins' (`plugins/*/bin`, `plugins/*/libexec`), then a version's binary.
             (Selector::Pyenv, _) => &[
                 Override("PYENV_ROOT", "shims"),
                 Override("PYENV_ROOT", "versions"),
+                Override("PYENV_ROOT", "libexec"),
+                Override("PYENV_ROOT", "plugins"),
                 Home(".pyenv/shims"),
                 Home(".pyenv/versions"),
+                Home(".pyenv/libexec"),
+                Home(".pyenv/plugins"),
             ],
             (Selector::Rbenv, _) => &[
                 Override("RBENV_ROOT", "shims"),
                 Override("RBENV_ROOT", "versions"),
+                Override("RBENV_ROOT", "libexec"),
+                Override("RBENV_ROOT", "plugins"),
                 Home(".rbenv/shims"),
                 Home(".rbenv/versions"),
+                Home(".rbenv/libexec"),
+                Home(".rbenv/plugins"),
             ],
-            (Selector::Asdf, _) => &[Override("ASDF_DATA_DIR", "shims"), Home(".asdf/shims")],
+            // asdf's shims run `asdf exec`, which runs an installed version's binary.
+            (Selector::Asdf, _) => &[
+                Override("ASDF_DATA_DIR", "shims"),
+                Override("ASDF_DATA_DIR", "installs"),
+                Home(".asdf/shims"),
+                Home(".asdf/installs"),
+                Home(".asdf/bin"),
+                Home(".asdf/lib"),
+            ],
             (Selector::Homebrew, _) => &[
                 Override("HOMEBREW_PREFIX", "bin"),
                 Fixed("/opt/homebrew/bin"),
@@ -227,6 +265,7 @@ pub fn expand_in(
                     }
                 },
                 Location::Fixed(p) if !any_override => (p.to_string(), "", "fixed".to_string()),
+                Location::Installed(p) => (p.to_string(), "", "fixed".to_string()),
                 Location::Home(_) | Location::Fixed(_) => continue,
             };
             if !absolute_under(&base, rules) {
@@ -309,6 +348,39 @@ mod tests {
         let e = env(&[("PATH", "bin:.:")]);
         let r = expand_in(Selector::Path, PathRules::Posix, &e, None, &|_| true);
         assert_eq!(r, Err(ExpandError::NoAbsolutePathEntry));
+    }
+
+    #[test]
+    fn managers_cover_what_their_shims_run() {
+        let none = env(&[]);
+        let dirs = |sel| {
+            expand_in(sel, PathRules::Posix, &none, Some("/h"), &|_| true)
+                .unwrap()
+                .dirs
+                .into_iter()
+                .map(|d| d.dir)
+                .collect::<Vec<_>>()
+        };
+        let py = dirs(Selector::Pyenv);
+        for d in [
+            "/h/.pyenv/shims",
+            "/h/.pyenv/versions",
+            "/h/.pyenv/libexec",
+            "/h/.pyenv/plugins",
+        ] {
+            assert!(py.contains(&d.to_string()), "{d} in {py:?}");
+        }
+        assert!(dirs(Selector::System).contains(&"/usr/lib/gcc".to_string()));
+        assert!(dirs(Selector::Npm).contains(&"/h/.npm-global/lib/node_modules".to_string()));
+        // A system-wide Go toolchain stays granted when GOPATH overrides the user's own.
+        let e = env(&[("GOPATH", "/g")]);
+        let go = expand_in(Selector::Go, PathRules::Posix, &e, Some("/h"), &|_| true).unwrap();
+        let go: Vec<_> = go.dirs.into_iter().map(|d| d.dir).collect();
+        assert!(
+            go.contains(&"/g/bin".to_string())
+                && go.contains(&"/usr/local/go/pkg/tool".to_string())
+        );
+        assert!(!go.contains(&"/h/go/bin".to_string()));
     }
 
     #[test]

@@ -228,6 +228,11 @@ pub fn exec(
             g.decided_by
                 .extend(a.read_granted().decided_by.iter().cloned());
             let mut d = granted_decision(&g, what);
+            if !a.through().is_empty() {
+                let links: Vec<&str> = a.through().iter().map(|l| l.as_str()).collect();
+                d.message
+                    .push_str(&format!(", through the vouched link {}", links.join(" → ")));
+            }
             if a.argv0() != a.program_real().as_str() {
                 d.message.push_str(&format!(" (runs {})", a.program_real()));
             }

@@ -83,6 +83,15 @@ pub fn render_with_profiles(
                         .to_string(),
                 });
             }
+            for t in &rules.link_targets {
+                files.push(t.clone());
+                fidelity.push(Fidelity {
+                    path: t.clone(),
+                    note: "executable and readable: the target of a vouched link in an allowed \
+                           directory (the link rule)"
+                        .to_string(),
+                });
+            }
             if !program.real.is_empty() {
                 files.push(program.real.clone());
             }
@@ -154,7 +163,12 @@ pub fn render_with_profiles(
             }
             let writable = |p: &str| fs.write.iter().any(|w| within(p, w));
             if let ExecProjection::Restricted(rules) = &projection.exec {
-                for f in rules.allow_files.iter().chain(&rules.carriers) {
+                for f in rules
+                    .allow_files
+                    .iter()
+                    .chain(&rules.carriers)
+                    .chain(&rules.link_targets)
+                {
                     binds.push(bind(f, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
                     if writable(f) {
                         binds.push(bind(f, Access::ReadOnly, Layer::Over, BindWhy::ExecAllow));
@@ -435,6 +449,7 @@ mod tests {
                 deny_files: vec![],
                 deny_names: vec!["bash".into()],
                 carriers: vec!["/opt/tcl/bin/tclsh".into()],
+                link_targets: vec!["/usr/lib/jvm/j17/bin/java".into()],
             }),
             net_offline: true,
         };
@@ -469,6 +484,12 @@ mod tests {
             .fidelity
             .iter()
             .any(|f| f.path == "/opt/tcl/bin/tclsh" && f.note.contains("carrier")));
+        // So is a link target, named as the link rule's.
+        assert!(ex.files.contains(&"/usr/lib/jvm/j17/bin/java".to_string()));
+        assert!(plan
+            .fidelity
+            .iter()
+            .any(|f| f.path == "/usr/lib/jvm/j17/bin/java" && f.note.contains("link rule")));
         assert!(plan.landlock.write.contains(&"/home/u/proj".to_string()));
         assert!(plan.fidelity.iter().any(|f| f.path == "/home/u/proj/.env"));
         assert_eq!(plan.cwd, "/home/u/proj");

@@ -340,7 +340,13 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
                 .filter(|p| !p.is_empty())
                 .map(|p| p.to_string())
                 .collect();
-            let files = norm(k.allow_files.iter().chain(&k.carriers).chain(&launch));
+            let files = norm(
+                k.allow_files
+                    .iter()
+                    .chain(&k.carriers)
+                    .chain(&k.link_targets)
+                    .chain(&launch),
+            );
             o.rule("allow", "file-read* process-exec", "literal", &files);
             o.rule("deny", "process-exec", "subpath", &norm(&k.deny_dirs));
             o.rule("deny", "process-exec", "literal", &norm(&k.deny_files));
