@@ -42,10 +42,13 @@ fn host() -> Host {
         let p = Path::new(&t).join(f);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, "#!/bin/sh\n").unwrap();
+        #[cfg(unix)]
         if exe {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
         }
+        #[cfg(not(unix))]
+        let _ = exe;
     }
     Host { _dir: dir, t }
 }
