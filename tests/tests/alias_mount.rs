@@ -3,6 +3,8 @@
 //! must refuse the launch, naming the file and the mount, and run nothing. The bind mount
 //! needs root; as another user the test says so and counts as a skip (it never passes
 //! silently). The mount lives in the build's temp directory and is removed on every exit.
+// Linux only: the suite launches under bwrap, Landlock and seccomp.
+#![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
 

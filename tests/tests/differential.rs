@@ -14,6 +14,8 @@
 //! rename probe moves a directory or file away and back: granted when the guard lets the
 //! program write it and its parent and no exclusion lies at or beneath it (renaming it
 //! would move the excluded path), which the kernel must enforce with its rename guards.
+// Linux only: the suite launches under bwrap, Landlock and seccomp.
+#![cfg(target_os = "linux")]
 
 use ralc::capability::resolve::Resolve;
 use ralc::cli::args::StackArgs;

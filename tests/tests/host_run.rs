@@ -6,6 +6,8 @@
 //! hostile step prints a marker built at run time (`printf '%s-%s\n' ESC APED`), and
 //! `LAUNCH-ED` proves the program ran (a refused launch never passes). A missing bwrap,
 //! git or ralc binary fails; nothing is skipped.
+// Linux only: the suite launches under bwrap, Landlock and seccomp.
+#![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
 

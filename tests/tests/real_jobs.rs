@@ -14,6 +14,8 @@
 //! python3-venv and git as root; pyenv is the user's own, and where it is absent the shim
 //! job is a counted skip printed with its reason (the venv job then runs on the system
 //! `python3`). A missing toolchain otherwise fails the suite.
+// Linux only: the suite launches under bwrap, Landlock and seccomp.
+#![cfg(target_os = "linux")]
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
