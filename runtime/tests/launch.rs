@@ -638,9 +638,9 @@ fn is_root() -> bool {
 }
 
 fn refuses_bwrap_without_fd_binds() -> Result<(), String> {
-    // A fake bwrap where only root can write (target/tmp, as root): trusted, then asked.
-    // Run by another user, the fake is that user's and is refused as untrusted first.
-    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // A fake bwrap where only root can write (as root): trusted, then asked. Run by
+    // another user, the fake is that user's and is refused as untrusted first.
+    let dir = tempfile::tempdir_in(root_only_dir()).unwrap();
     if !is_root() {
         let fake = dir.path().join("bwrap");
         std::fs::write(&fake, "#!/bin/sh\n").unwrap();
@@ -671,6 +671,24 @@ fn refuses_bwrap_without_fd_binds() -> Result<(), String> {
         return Err(m);
     }
     Ok(())
+}
+
+/// A directory whose every ancestor only root may write, for a fake helper to be trusted:
+/// the target's temp dir when the checkout allows it, else `/run` (a clone under `/var/tmp`
+/// or `/tmp`, mode 1777, makes every helper below it untrusted, as it should).
+fn root_only_dir() -> std::path::PathBuf {
+    use std::os::unix::fs::MetadataExt;
+    let only_root = |p: &std::path::Path| {
+        p.ancestors().all(|a| {
+            std::fs::symlink_metadata(a).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0)
+        })
+    };
+    let target = std::fs::canonicalize(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    if only_root(&target) {
+        target
+    } else {
+        std::path::PathBuf::from("/run")
+    }
 }
 
 /// A bwrap found in a directory others can write (a planted one) is never executed: the

@@ -20,10 +20,21 @@ use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+/// `tests/escape`, or the copy named by `RALC_ESCAPE_DATA`: scripts/test stages the suite
+/// where an unprivileged user can reach it, since the checkout may sit under a directory
+/// only root may enter (`/root`, a `mktemp -d`).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: the harness's own staging variable, not a profile's environment"
+)]
+fn data_dir() -> PathBuf {
+    std::env::var_os("RALC_ESCAPE_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("escape"))
+}
+
 fn data(name: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("escape")
-        .join(name);
+    let p = data_dir().join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -372,7 +383,7 @@ struct Attempt {
 
 /// Every `tests/escape/attempts*.txt`, sorted by file name.
 fn attempts() -> Vec<Attempt> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("escape");
+    let dir = data_dir();
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .flatten()
