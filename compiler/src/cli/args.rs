@@ -185,6 +185,15 @@ pub struct RenderArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub stack: StackArgs,
+    /// Also report every path access the plan refused (a read outside the region, of a
+    /// masked deny, a write into the read-only region); supervises every path call, so
+    /// the program runs slower (Linux).
+    #[arg(long)]
+    pub explain: bool,
+    /// How the hints after the run are written on stderr: `human`, or `json` (one object
+    /// per refusal a line).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
     /// The program and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<String>,

@@ -11,6 +11,7 @@ use super::landlock::{self, Ruleset};
 use super::memfd;
 use super::refusal::Refusal;
 use super::seccomp;
+use super::supervise::{Observed, Supervisor, Watch};
 use super::warrant::{slot, Confinement, Warrant};
 use crate::plan::{within, Access, BindWhy, Layer, LinuxPlan, LINUX_PLAN_VERSION};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -154,6 +155,9 @@ pub struct Prepared {
     bwrap: RawFd,
     /// Session-agent variables removed from the program's environment (`environment`).
     pub env_remove: Vec<String>,
+    /// Supervised (`supervise`): the trampoline hands a listener back over the reach
+    /// socket; the rules name the kill calls.
+    supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
 }
 
 impl Prepared {
@@ -215,12 +219,50 @@ struct Kept {
 
 /// Launch the plan; returns the exit code (refusals print their reason and give 126).
 pub fn launch(plan: &LinuxPlan) -> i32 {
+    launch_watched(plan, None).0
+}
+
+/// What a supervised launch saw, beside the exit code.
+#[derive(Debug, Default)]
+pub struct Watched {
+    /// The attempts and killed calls the supervisor recorded.
+    pub observed: Observed,
+    /// Why nothing was supervised (this kernel cannot notify), when asked and not done.
+    pub unsupervised: Option<String>,
+}
+
+/// `launch`, supervised for denial hints when `watch` asks and the kernel can notify.
+pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) {
     let host = Host::probe();
-    match run(plan, &host) {
-        Ok(code) => code,
+    let mut watched = Watched::default();
+    let watch = match watch {
+        Some(w) if super::supervise::available() => Some(w),
+        Some(_) => {
+            watched.unsupervised = Some(
+                "this kernel has no seccomp user notification: no hints are gathered".to_string(),
+            );
+            None
+        }
+        None => None,
+    };
+    let pins = match pin_at_start().as_ref() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ralc: refused: {}", Refusal::NoSelfPin(e.clone()));
+            return (EXIT_REFUSED, watched);
+        }
+    };
+    let out = super::streams::check(plan.offline)
+        .and_then(|()| prepare_watched(plan, &host, pins, watch))
+        .and_then(|p| spawn_with(p, pins, false));
+    match out {
+        Ok((code, _, _, observed)) => {
+            watched.observed = observed;
+            (code, watched)
+        }
         Err(r) => {
             eprintln!("ralc: refused: {r}");
-            EXIT_REFUSED
+            (EXIT_REFUSED, watched)
         }
     }
 }
@@ -272,6 +314,17 @@ pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusa
 /// before the trampoline is reached, and the trampoline refuses to run outside an envelope;
 /// only then is bwrap asked, for the reason (`spawn`).
 pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
+    prepare_watched(plan, host, pins, None)
+}
+
+/// `prepare`, for a supervised launch when `watch` is given: the kill program notifies
+/// and the warrant asks the trampoline for the supervision listener.
+pub fn prepare_watched(
+    plan: &LinuxPlan,
+    host: &Host,
+    pins: &Pins,
+    watch: Option<Watch>,
+) -> Result<Prepared, Refusal> {
     if plan.version != LINUX_PLAN_VERSION {
         return Err(Refusal::Version(plan.version));
     }
@@ -641,7 +694,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     ops.extend(over);
     ops.extend(remask);
 
-    let progs = seccomp::programs(&plan.seccomp).map_err(Refusal::Other)?;
+    let progs = seccomp::programs_for(&plan.seccomp, watch.is_some()).map_err(Refusal::Other)?;
     if progs.len() > slot::SECCOMP_MAX {
         return Err(Refusal::Other("too many seccomp programs".to_string()));
     }
@@ -668,6 +721,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         real: plan.program.real.clone(),
         argv0: plan.program.argv0.clone(),
         interp_exclusion: String::new(),
+        supervise: watch,
         args: plan.program.args.clone(),
     };
     let bytes = warrant.encode();
@@ -702,6 +756,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
         env_remove,
+        supervise: watch.map(|w| (w, plan.seccomp.clone())),
     })
 }
 
@@ -826,23 +881,29 @@ fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// Spawn bwrap from its pin and wait: the program's own status, a signal as 128+N, 126
 /// when the envelope never reached the trampoline.
 pub fn spawn(p: Prepared, pins: &Pins) -> Result<i32, Refusal> {
-    spawn_with(p, pins, false).map(|(c, _, _)| c)
+    spawn_with(p, pins, false).map(|(c, _, _, _)| c)
 }
 
 /// As `spawn`, with stdout and stderr captured (stdin closed): for tests and tools.
 pub fn spawn_captured(p: Prepared, pins: &Pins) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+    spawn_with(p, pins, true).map(|(c, o, e, _)| (c, o, e))
+}
+
+/// As `spawn_captured`, with what the supervisor saw (a launch prepared with a watch).
+pub fn spawn_captured_watched(
+    p: Prepared,
+    pins: &Pins,
+) -> Result<(i32, Vec<u8>, Vec<u8>, Observed), Refusal> {
     spawn_with(p, pins, true)
 }
+
+type Spawned = (i32, Vec<u8>, Vec<u8>, Observed);
 
 #[allow(
     clippy::disallowed_methods,
     reason = "launch site: bwrap, exec'd by its pinned descriptor"
 )]
-fn spawn_with(
-    mut p: Prepared,
-    pins: &Pins,
-    capture: bool,
-) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Refusal> {
     let pairs: Vec<(RawFd, RawFd)> = p.handoff.iter().map(|(f, t)| (f.as_raw_fd(), *t)).collect();
     let mut cmd = std::process::Command::new(format!("/proc/self/fd/{}", p.bwrap));
     cmd.arg0("bwrap").args([
@@ -911,16 +972,40 @@ fn spawn_with(
             }
         }
     }
+    // Supervised: the trampoline reports it was reached, then hands the listener over
+    // before it execs the program (which waits for the supervisor's answer). A
+    // trampoline that refuses sends no listener: nothing of the program ran.
+    let mut was_reached = false;
+    let mut supervisor: Option<Supervisor> = None;
+    if let (Some((_, rules)), Some(reach), None) =
+        (p.supervise.take(), p.reach.as_ref(), refused.as_ref())
+    {
+        while let Ok(Some((b, fd))) = receive_msg(reach.as_raw_fd()) {
+            match (b, fd) {
+                (b'T', None) => was_reached = true,
+                (b'N', Some(fd)) => {
+                    match Supervisor::start(fd, rules) {
+                        Ok(s) => supervisor = Some(s),
+                        Err(e) => refused = Some(Refusal::io("start the supervisor", e)),
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
     let out = child
         .wait_with_output()
-        .map_err(|e| Refusal::io("wait for bwrap", e))?;
+        .map_err(|e| Refusal::io("wait for bwrap", e));
+    let observed = supervisor.map(Supervisor::finish).unwrap_or_default();
+    let out = out?;
     drop(cap);
     if let Some(r) = refused {
         return Err(r);
     }
     let status = out.status;
     let mut stderr = out.stderr;
-    let reached = p.reach.take().map(|r| reached(&r)).unwrap_or(false);
+    let reached = was_reached || p.reach.take().map(|r| reached(&r)).unwrap_or(false);
     if !reached {
         // bwrap never started the trampoline: say why, if bwrap lacks what we need.
         check_bwrap(pins)?;
@@ -931,12 +1016,17 @@ fn spawn_with(
         } else {
             eprint!("{msg}");
         }
-        return Ok((EXIT_REFUSED, out.stdout, stderr));
+        return Ok((EXIT_REFUSED, out.stdout, stderr, observed));
     }
     if let Some(sig) = status.signal() {
-        return Ok((128 + sig, out.stdout, stderr));
+        return Ok((128 + sig, out.stdout, stderr, observed));
     }
-    Ok((status.code().unwrap_or(EXIT_REFUSED), out.stdout, stderr))
+    Ok((
+        status.code().unwrap_or(EXIT_REFUSED),
+        out.stdout,
+        stderr,
+        observed,
+    ))
 }
 
 fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
@@ -957,7 +1047,12 @@ fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
 
 /// Send one descriptor with the byte `R` (SCM_RIGHTS).
 fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
-    let mut byte = [b'R'];
+    send_fd_with(sock.as_raw_fd(), b'R', fd)
+}
+
+/// Send one descriptor with a tag byte (SCM_RIGHTS).
+pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
+    let mut byte = [tag];
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
         iov_len: 1,
@@ -980,7 +1075,7 @@ fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
         std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
     }
     // SAFETY: msg is fully initialised.
-    let n = unsafe { libc::sendmsg(sock.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) };
+    let n = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
     if n < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -1024,6 +1119,52 @@ pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
         let fd = std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<RawFd>());
         Ok(OwnedFd::from_raw_fd(fd))
     }
+}
+
+/// In the parent: one message from the trampoline (its tag byte and the descriptor it
+/// carries, if any); `None` once the trampoline's end is closed.
+fn receive_msg(sock: RawFd) -> std::io::Result<Option<(u8, Option<OwnedFd>)>> {
+    let mut byte = [0u8];
+    let mut iov = libc::iovec {
+        iov_base: byte.as_mut_ptr().cast(),
+        iov_len: 1,
+    };
+    // SAFETY: CMSG_SPACE is a pure size computation.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut cbuf = vec![0u8; space];
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    let n = loop {
+        // SAFETY: msg is fully initialised.
+        let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        break n;
+    };
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if n == 0 {
+        return Ok(None);
+    }
+    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
+    let fd = unsafe {
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
+        {
+            None
+        } else {
+            Some(OwnedFd::from_raw_fd(std::ptr::read_unaligned(
+                libc::CMSG_DATA(c).cast::<RawFd>(),
+            )))
+        }
+    };
+    Ok(Some((byte[0], fd)))
 }
 
 fn reached(fd: &OwnedFd) -> bool {
