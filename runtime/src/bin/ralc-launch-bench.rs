@@ -6,6 +6,10 @@
 //! trampoline itself, so it must never do anything before `serve_warrant_if_asked` —
 //! except answer its own two roles of the `--floor` measure, which read only argv.
 //!
+//! `--supervise` alternates the runtime's launch of that plan supervised for denial hints
+//! (`ralc run`'s default: the seccomp user-notification supervisor of exec and the kill
+//! calls) against the same launch unsupervised, in place of the bwrap baseline.
+//!
 //! `--floor` measures the launch *shape* with no work in it: this binary as a parent that
 //! only spawns bwrap and waits, bwrap with `std:minimal`'s namespaces and one `--bind / /`,
 //! and this binary again as a payload hop that only execs `/bin/true` — the two extra
@@ -184,10 +188,50 @@ mod bench {
         v
     }
 
+    /// The plan launched supervised (`Watch::Default`) against the same launch plain,
+    /// alternating; the medians and their ratio.
+    fn supervised_vs_plain(plan: &LinuxPlan, host: &Host, runs: usize) -> i32 {
+        use ralc_runtime::linux::supervise::{self, Watch};
+        if !supervise::available() {
+            eprintln!("this kernel has no seccomp user notification");
+            return 1;
+        }
+        let pins = launch::pin_at_start().as_ref().unwrap();
+        let one = |watch: Option<Watch>| -> Result<Duration, String> {
+            let t = Instant::now();
+            let p = launch::prepare_watched(plan, host, pins, watch).map_err(|e| e.to_string())?;
+            match launch::spawn(p, pins).map_err(|e| e.to_string())? {
+                0 => Ok(t.elapsed()),
+                c => Err(format!("exit {c}")),
+            }
+        };
+        let (mut sup, mut plain) = (Vec::new(), Vec::new());
+        for round in 0..=runs {
+            let (s, p) = match (one(Some(Watch::Default)), one(None)) {
+                (Ok(s), Ok(p)) => (s, p),
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("launch failed: {e}");
+                    return 1;
+                }
+            };
+            if round > 0 {
+                sup.push(s);
+                plain.push(p);
+            }
+        }
+        let (ms, mp) = (median(&mut sup), median(&mut plain));
+        println!("runs: {runs} each, alternating");
+        println!("supervised: median {:.2} ms", ms.as_secs_f64() * 1e3);
+        println!("plain:      median {:.2} ms", mp.as_secs_f64() * 1e3);
+        println!("ratio: {:.3}", ms.as_secs_f64() / mp.as_secs_f64());
+        0
+    }
+
     pub fn main() -> i32 {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut runs = 30usize;
         let mut cmd: Option<Vec<String>> = None;
+        let supervise = args.iter().any(|a| a == "--supervise");
         let mut i = 0;
         while i < args.len() {
             match args[i].as_str() {
@@ -253,7 +297,7 @@ mod bench {
                     cmd = Some(floor_cmd());
                     i += 1;
                 }
-                "--no-names" | "--spawn" | "--ruleset" => i += 1,
+                "--no-names" | "--spawn" | "--ruleset" | "--supervise" => i += 1,
                 other => {
                     eprintln!(
                         "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS…] (not {other})"
@@ -272,6 +316,9 @@ mod bench {
             .split(' ')
             .map(str::to_string)
             .collect();
+        if supervise {
+            return supervised_vs_plain(&plan, &host, runs);
+        }
         let mut ours = Vec::new();
         let mut base = Vec::new();
         // One warm-up of each.

@@ -413,8 +413,11 @@ fn kill_name(native: bool, nr: i64, rules: &[SeccompRule]) -> String {
         .unwrap_or_else(|| format!("#{nr}"))
 }
 
-/// Kill the caller's process: `SIGSYS`, as the kernel's kill; `SIGKILL` if a handler
-/// kept it alive. The notification is never answered.
+/// Kill the caller's process: `SIGSYS`, as the kernel's kill, when its disposition is
+/// the default (it then dies as the kernel's kill would have killed it: 128+SIGSYS);
+/// `SIGKILL` at once when the process catches or ignores `SIGSYS` (a handler would let it
+/// run on), when it calls a kill call again, or when it is still alive 200 ms after
+/// `SIGSYS`. The notification is never answered: the call never runs.
 fn kill(listener: &OwnedFd, id: u64, tid: i32, pid: i32, sentenced: &mut BTreeSet<i32>) {
     if pid <= 0 || !id_valid(listener, id) {
         return;
@@ -447,8 +450,16 @@ fn kill(listener: &OwnedFd, id: u64, tid: i32, pid: i32, sentenced: &mut BTreeSe
         return;
     }
     sentenced.insert(pid);
-    let _ = tid;
+    if !sigsys_default(tid) {
+        signal(libc::SIGKILL);
+        return;
+    }
     signal(libc::SIGSYS);
+    // A handler installed in the meantime by another thread: no time to run on.
+    if !sigsys_default(tid) {
+        signal(libc::SIGKILL);
+        return;
+    }
     let mut p = libc::pollfd {
         fd: pfd.as_raw_fd(),
         events: libc::POLLIN,
@@ -458,6 +469,25 @@ fn kill(listener: &OwnedFd, id: u64, tid: i32, pid: i32, sentenced: &mut BTreeSe
     let n = unsafe { libc::poll(&mut p, 1, 200) };
     if n == 0 {
         signal(libc::SIGKILL);
+    }
+}
+
+/// Is `SIGSYS`'s disposition in the caller's process the default (neither caught nor
+/// ignored)? Unknown counts as not.
+fn sigsys_default(tid: i32) -> bool {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{tid}/status")) else {
+        return false;
+    };
+    let bit = 1u64 << (libc::SIGSYS - 1);
+    let mask = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
+    };
+    match (mask("SigCgt:"), mask("SigIgn:")) {
+        (Some(c), Some(i)) => (c | i) & bit == 0,
+        _ => false,
     }
 }
 
