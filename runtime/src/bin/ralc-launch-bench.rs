@@ -8,7 +8,8 @@
 //!
 //! `--supervise` alternates the runtime's launch of that plan supervised for denial hints
 //! (`ralc run`'s default: the seccomp user-notification supervisor of exec and the kill
-//! calls) against the same launch unsupervised, in place of the bwrap baseline.
+//! calls; with `--explain`, also the path calls) against the same launch unsupervised, in
+//! place of the bwrap baseline.
 //!
 //! `--floor` measures the launch *shape* with no work in it: this binary as a parent that
 //! only spawns bwrap and waits, bwrap with `std:minimal`'s namespaces and one `--bind / /`,
@@ -190,14 +191,19 @@ mod bench {
 
     /// The plan launched supervised (`Watch::Default`) against the same launch plain,
     /// alternating; the medians and their ratio.
-    fn supervised_vs_plain(plan: &LinuxPlan, host: &Host, runs: usize) -> i32 {
-        use ralc_runtime::linux::supervise::{self, Watch};
+    fn supervised_vs_plain(
+        plan: &LinuxPlan,
+        host: &Host,
+        runs: usize,
+        watch: ralc_runtime::linux::supervise::Watch,
+    ) -> i32 {
+        use ralc_runtime::linux::supervise;
         if !supervise::available() {
             eprintln!("this kernel has no seccomp user notification");
             return 1;
         }
         let pins = launch::pin_at_start().as_ref().unwrap();
-        let one = |watch: Option<Watch>| -> Result<Duration, String> {
+        let one = |watch: Option<supervise::Watch>| -> Result<Duration, String> {
             let t = Instant::now();
             let p = launch::prepare_watched(plan, host, pins, watch).map_err(|e| e.to_string())?;
             match launch::spawn(p, pins).map_err(|e| e.to_string())? {
@@ -207,7 +213,7 @@ mod bench {
         };
         let (mut sup, mut plain) = (Vec::new(), Vec::new());
         for round in 0..=runs {
-            let (s, p) = match (one(Some(Watch::Default)), one(None)) {
+            let (s, p) = match (one(Some(watch)), one(None)) {
                 (Ok(s), Ok(p)) => (s, p),
                 (Err(e), _) | (_, Err(e)) => {
                     eprintln!("launch failed: {e}");
@@ -221,7 +227,10 @@ mod bench {
         }
         let (ms, mp) = (median(&mut sup), median(&mut plain));
         println!("runs: {runs} each, alternating");
-        println!("supervised: median {:.2} ms", ms.as_secs_f64() * 1e3);
+        println!(
+            "supervised ({watch:?}): median {:.2} ms",
+            ms.as_secs_f64() * 1e3
+        );
         println!("plain:      median {:.2} ms", mp.as_secs_f64() * 1e3);
         println!("ratio: {:.3}", ms.as_secs_f64() / mp.as_secs_f64());
         0
@@ -297,7 +306,7 @@ mod bench {
                     cmd = Some(floor_cmd());
                     i += 1;
                 }
-                "--no-names" | "--spawn" | "--ruleset" | "--supervise" => i += 1,
+                "--no-names" | "--spawn" | "--ruleset" | "--supervise" | "--explain" => i += 1,
                 other => {
                     eprintln!(
                         "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS…] (not {other})"
@@ -317,7 +326,13 @@ mod bench {
             .map(str::to_string)
             .collect();
         if supervise {
-            return supervised_vs_plain(&plan, &host, runs);
+            use ralc_runtime::linux::supervise::Watch;
+            let watch = if args.iter().any(|a| a == "--explain") {
+                Watch::Explain
+            } else {
+                Watch::Default
+            };
+            return supervised_vs_plain(&plan, &host, runs, watch);
         }
         let mut ours = Vec::new();
         let mut base = Vec::new();
