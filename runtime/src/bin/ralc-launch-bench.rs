@@ -9,7 +9,8 @@
 //! `--supervise` alternates the runtime's launch of that plan supervised for denial hints
 //! (`ralc run`'s default: the seccomp user-notification supervisor of exec and the kill
 //! calls; with `--explain`, also the path calls) against the same launch unsupervised, in
-//! place of the bwrap baseline.
+//! place of the bwrap baseline; `--sh SCRIPT` runs `/bin/sh -c SCRIPT` in that plan instead
+//! of `/bin/true`.
 //!
 //! `--floor` measures the launch *shape* with no work in it: this binary as a parent that
 //! only spawns bwrap and waits, bwrap with `std:minimal`'s namespaces and one `--bind / /`,
@@ -307,6 +308,7 @@ mod bench {
                     i += 1;
                 }
                 "--no-names" | "--spawn" | "--ruleset" | "--supervise" | "--explain" => i += 1,
+                "--sh" => i += 2,
                 other => {
                     eprintln!(
                         "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS…] (not {other})"
@@ -327,6 +329,20 @@ mod bench {
             .collect();
         if supervise {
             use ralc_runtime::linux::supervise::Watch;
+            let mut plan = plan;
+            // `--sh SCRIPT`: the plan runs `/bin/sh -c SCRIPT` instead of `/bin/true`.
+            if let Some(i) = args.iter().position(|a| a == "--sh") {
+                let sh = std::fs::canonicalize("/bin/sh").unwrap();
+                let sh = sh.to_str().unwrap().to_string();
+                plan.program = LaunchProgram {
+                    real: sh.clone(),
+                    argv0: "sh".into(),
+                    args: vec!["-c".into(), args.get(i + 1).cloned().unwrap_or_default()],
+                };
+                if let Some(ex) = &mut plan.landlock.exec {
+                    ex.files.push(sh);
+                }
+            }
             let watch = if args.iter().any(|a| a == "--explain") {
                 Watch::Explain
             } else {

@@ -240,7 +240,8 @@ impl Supervisor {
 fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
     let kills = kill_numbers(rules);
     let calls = path_calls();
-    let mut seen: BTreeSet<Denial> = BTreeSet::new();
+    // One per (what, on what): the first process to try it is the one named.
+    let mut seen: std::collections::BTreeMap<(Refused, String), Denial> = Default::default();
     let mut cut = false;
     let mut sentenced: BTreeSet<i32> = BTreeSet::new();
     loop {
@@ -266,10 +267,13 @@ fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
         }
         if p[0].revents & libc::POLLIN != 0 {
             if let Some(d) = one(&listener, &kills, &calls, rules, &mut sentenced) {
-                if seen.len() < MAX_KEPT {
-                    seen.insert(d);
-                } else if !seen.contains(&d) {
-                    cut = true;
+                let key = (d.refused.clone(), d.target.clone());
+                if !seen.contains_key(&key) {
+                    if seen.len() < MAX_KEPT {
+                        seen.insert(key, d);
+                    } else {
+                        cut = true;
+                    }
                 }
             }
             continue;
@@ -280,7 +284,7 @@ fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
         }
     }
     Observed {
-        denials: seen.into_iter().collect(),
+        denials: seen.into_values().collect(),
         cut,
     }
 }
@@ -425,6 +429,11 @@ fn kill(listener: &OwnedFd, id: u64, tid: i32, pid: i32, sentenced: &mut BTreeSe
     // SAFETY: pidfd_open of a process whose thread is blocked in our notification.
     let pfd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
     if pfd < 0 {
+        // No pidfd (the process is going): the caller must not be left blocked for ever.
+        if id_valid(listener, id) {
+            // SAFETY: the pid names the caller while its notification is pending.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
         return;
     }
     // SAFETY: fresh descriptor.

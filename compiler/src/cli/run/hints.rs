@@ -167,7 +167,7 @@ mod tests {
         ];
         let lines = human(&stack(), &h, &ds, false).join("\n");
         assert!(
-            lines.contains("refused read /home/u/.ssh/id (masked, so the program sees an empty file): "),
+            lines.contains("refused read /home/u/.ssh/id (masked, so the program sees no content: an empty file, or EACCES): "),
             "{lines}"
         );
         assert!(lines.contains("excluded by '/home/u/.ssh'"), "{lines}");
