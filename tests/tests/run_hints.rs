@@ -9,21 +9,9 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
+use ralc_tests::bin::{ralc_bin, target_dir};
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-/// The `ralc` binary beside this test's own (`target/<profile>/ralc`).
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let dir = me.parent().and_then(Path::parent).expect("target dir");
-    let bin = dir.join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`, as scripts/test does)",
-        bin.display()
-    );
-    std::fs::canonicalize(bin).expect("canonical ralc")
-}
 
 /// A fresh directory outside `/tmp`: under the build's `target/` directory, removed on drop.
 struct Scratch {
@@ -32,13 +20,7 @@ struct Scratch {
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let me = std::env::current_exe().expect("current_exe");
-        let target = me
-            .parent()
-            .and_then(Path::parent)
-            .and_then(Path::parent)
-            .expect("target dir");
-        let root = target.join(format!("run-hints-{name}-{}", std::process::id()));
+        let root = target_dir().join(format!("run-hints-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("proj")).unwrap();
         std::fs::create_dir_all(root.join("ro")).unwrap();

@@ -1084,45 +1084,14 @@ pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
 
 /// In the trampoline: receive the ruleset sent with `R` on `sock` (blocking).
 pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
-    let mut byte = [0u8];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    // SAFETY: CMSG_SPACE is a pure size computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
-    let mut cbuf = vec![0u8; space];
-    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
-    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = cbuf.as_mut_ptr().cast();
-    msg.msg_controllen = space as _;
-    let n = loop {
-        // SAFETY: msg is fully initialised.
-        let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
-        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-            continue;
-        }
-        break n;
-    };
-    if n != 1 || byte[0] != b'R' {
-        return Err("the promised Landlock ruleset never arrived".to_string());
-    }
-    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
-    unsafe {
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
-        {
-            return Err("the promised Landlock ruleset never arrived".to_string());
-        }
-        let fd = std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<RawFd>());
-        Ok(OwnedFd::from_raw_fd(fd))
+    match receive_msg(sock) {
+        Ok(Some((b'R', Some(fd)))) => Ok(fd),
+        _ => Err("the promised Landlock ruleset never arrived".to_string()),
     }
 }
 
-/// In the parent: one message from the trampoline (its tag byte and the descriptor it
-/// carries, if any); `None` once the trampoline's end is closed.
+/// One message on the reach socket (its tag byte and the descriptor it carries, if any);
+/// `None` once the other end is closed.
 fn receive_msg(sock: RawFd) -> std::io::Result<Option<(u8, Option<OwnedFd>)>> {
     let mut byte = [0u8];
     let mut iov = libc::iovec {

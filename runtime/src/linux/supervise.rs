@@ -29,6 +29,9 @@ pub enum Watch {
 
 use crate::denial::MAX_KEPT;
 
+/// `SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP` (linux/seccomp.h; not in libc).
+const SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP: u64 = 1;
+
 const BPF_LD_W_ABS: u16 = 0x20;
 const BPF_JEQ_K: u16 = 0x15;
 const BPF_RET_K: u16 = 0x06;
@@ -193,6 +196,16 @@ pub fn install(prog: &[u8]) -> Result<OwnedFd, String> {
     }
     // SAFETY: the kernel returned a fresh listener descriptor.
     let fd = unsafe { OwnedFd::from_raw_fd(fd as RawFd) };
+    // The caller is switched to the supervisor directly when it notifies (kernels since
+    // 6.6; elsewhere the flag is refused and the wake-up is ordinary).
+    // SAFETY: the ioctl reads its flag argument by value.
+    unsafe {
+        libc::ioctl(
+            fd.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_SET_FLAGS as _,
+            SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP,
+        )
+    };
     // The listener must not reach the program: close-on-exec as well as close_range.
     // SAFETY: fcntl on our own descriptor.
     unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
@@ -266,7 +279,8 @@ fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
             break;
         }
         if p[0].revents & libc::POLLIN != 0 {
-            if let Some(d) = one(&listener, &kills, &calls, rules, &mut sentenced) {
+            let known = |r: &Refused, t: &str| seen.contains_key(&(r.clone(), t.to_string()));
+            if let Some(d) = one(&listener, &kills, &calls, rules, &mut sentenced, &known) {
                 let key = (d.refused.clone(), d.target.clone());
                 if !seen.contains_key(&key) {
                     if seen.len() < MAX_KEPT {
@@ -323,6 +337,7 @@ fn one(
     calls: &[(i64, usize, i32, PathCall)],
     rules: &[SeccompRule],
     sentenced: &mut BTreeSet<i32>,
+    known: &dyn Fn(&Refused, &str) -> bool,
 ) -> Option<Denial> {
     // SAFETY: the kernel requires a zeroed buffer.
     let mut req: libc::seccomp_notif = unsafe { std::mem::zeroed() };
@@ -363,7 +378,7 @@ fn one(
         let path = read_path(tid, ptr)
             .filter(|_| id_valid(listener, req.id))
             .and_then(|p| absolute(tid, dirfd, &p, flags & libc::AT_EMPTY_PATH != 0));
-        path.filter(|p| regular_in_envelope(tid, p))
+        path.filter(|p| !known(&Refused::Exec, p) && regular_in_envelope(tid, p))
             .map(|p| (Refused::Exec, p, "execve"))
     } else if let Some((_, pi, di, kind)) = calls.iter().find(|(n, ..)| *n == nr) {
         let dirfd = if *di < 0 {
@@ -382,6 +397,10 @@ fn one(
         read_path(tid, args[*pi])
             .filter(|_| id_valid(listener, req.id))
             .and_then(|p| absolute(tid, dirfd, &p, false))
+            .filter(|p| {
+                let r = if write { Refused::Write } else { Refused::Read };
+                !known(&r, p)
+            })
             .and_then(|p| {
                 let how = refused_in_envelope(tid, &p, write)?;
                 Some((if write { Refused::Write } else { Refused::Read }, p, how))
@@ -389,15 +408,16 @@ fn one(
     } else {
         None
     };
-    answer_continue(listener, req.id);
-    let (refused, target, op) = out?;
-    Some(Denial {
+    // Named while the caller still waits (an exec would change its name).
+    let d = out.map(|(refused, target, op)| Denial {
         refused,
         target,
         operation: op.to_string(),
         pid: tgid(tid).max(0) as u32,
         process: comm(tid),
-    })
+    });
+    answer_continue(listener, req.id);
+    d
 }
 
 fn open_writes(flags: i32) -> bool {
