@@ -66,7 +66,10 @@ fn ralc_run(cwd: &Path, opts: &[&str], argv: &[&str]) -> Output {
         .expect("ralc runs")
 }
 
-#[allow(clippy::disallowed_methods, reason = "test: asks the host's cc where cc1 is")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: asks the host's cc where cc1 is"
+)]
 fn host_cc1() -> String {
     let out = std::process::Command::new("cc")
         .arg("-print-prog-name=cc1")
@@ -97,7 +100,8 @@ fn hints(err: &str) -> Vec<&str> {
 }
 
 /// Exec only from /usr/bin: gcc's programs under /usr/lib/gcc are withheld.
-const NO_GCC: &str = "[\n  exec: ['/usr/bin/': 'allow'],\n  fs: [read: ['/usr', '/etc'], write: ['cwd:']],\n]\n";
+const NO_GCC: &str =
+    "[\n  exec: ['/usr/bin/': 'allow'],\n  fs: [read: ['/usr', '/etc'], write: ['cwd:']],\n]\n";
 
 #[test]
 fn cc_without_its_libexec_names_cc1_and_the_directory() {
@@ -178,7 +182,8 @@ fn a_killed_syscall_is_named_with_the_deny_sets_reason() {
         "{err}"
     );
     assert!(
-        h.get(1).is_some_and(|l| l.starts_with("  help: no entry grants it")),
+        h.get(1)
+            .is_some_and(|l| l.starts_with("  help: no entry grants it")),
         "{err}"
     );
     assert_eq!(h.len(), 2, "{err}");
@@ -258,7 +263,10 @@ fn explain_reports_refused_reads_and_writes_with_their_entries() {
     // What the plan allowed is not reported.
     assert!(!h.contains("ok.txt"), "{err}");
     assert!(!h.contains("refused exec"), "{err}");
-    assert_eq!(std::fs::read_to_string(s.path("ro/data")).unwrap(), "public\n");
+    assert_eq!(
+        std::fs::read_to_string(s.path("ro/data")).unwrap(),
+        "public\n"
+    );
 
     // JSON: the deny is named with its place in the profile.
     let o = ralc_run(

@@ -82,7 +82,9 @@ pub fn judge(stack: &GrantStack, r: &dyn Resolve, d: &Denial) -> Hint {
 fn seen(d: &Denial) -> Option<&'static str> {
     match (&d.refused, d.operation.as_str()) {
         (Refused::Read, "hidden") => Some("hidden, so the program sees ENOENT"),
-        (Refused::Read, "masked") => Some("masked, so the program sees no content: an empty file, or EACCES"),
+        (Refused::Read, "masked") => {
+            Some("masked, so the program sees no content: an empty file, or EACCES")
+        }
         (_, "read-only") => Some("in the read-only region, so the program sees EROFS"),
         (Refused::Write, "hidden") => Some("hidden, so the program sees ENOENT"),
         _ => None,

@@ -642,7 +642,9 @@ fn refused_in_envelope(tid: i32, path: &str, write: bool) -> Option<&'static str
                 Some(i) => path[..i].to_string(),
             };
             if std::fs::symlink_metadata(inside(&parent)).is_err() {
-                return std::fs::symlink_metadata(&parent).is_ok().then_some("hidden");
+                return std::fs::symlink_metadata(&parent)
+                    .is_ok()
+                    .then_some("hidden");
             }
             parent
         };

@@ -28,12 +28,7 @@ pub fn judged<'a>(
 }
 
 /// The human lines (empty when nothing was refused).
-pub fn human(
-    stack: &GrantStack,
-    r: &dyn Resolve,
-    denials: &[Denial],
-    cut: bool,
-) -> Vec<String> {
+pub fn human(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial], cut: bool) -> Vec<String> {
     let all = judged(stack, r, denials);
     let mut out: Vec<String> = Vec::new();
     let mut shown = 0;
@@ -189,7 +184,10 @@ mod tests {
             .collect();
         let lines = human(&stack(), &h, &ds, false);
         assert_eq!(lines.len(), MAX_LINES + 1, "{lines:?}");
-        assert!(lines[MAX_LINES].contains("and 20 more refusals"), "{lines:?}");
+        assert!(
+            lines[MAX_LINES].contains("and 20 more refusals"),
+            "{lines:?}"
+        );
         assert_eq!(json(&stack(), &h, &ds).len(), 30);
     }
 }
