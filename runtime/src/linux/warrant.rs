@@ -192,6 +192,21 @@ mod tests {
         assert!(Warrant::decode(&vec![b'a'; MAX_BYTES + 1]).is_err());
     }
 
+    #[test]
+    fn supervision_round_trips_and_an_unknown_one_is_refused() {
+        use super::super::supervise::Watch;
+        for sup in [None, Some(Watch::Default), Some(Watch::Explain)] {
+            let w = Warrant {
+                supervise: sup,
+                ..sample()
+            };
+            assert_eq!(Warrant::decode(&w.encode()), Ok(w));
+        }
+        let text = String::from_utf8(sample().encode()).unwrap();
+        let odd = text.replace("\0supervise\0", "\0watch\0");
+        assert!(Warrant::decode(odd.as_bytes()).is_err());
+    }
+
     proptest! {
         #[test]
         fn decode_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
