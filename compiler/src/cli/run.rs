@@ -73,6 +73,10 @@ pub fn admit_and_project(
         Err(refused) => {
             // A program that does not exist is 127 wherever that is found out: a path the
             // guard judged lexically (nothing there) counts too.
+            #[allow(
+                clippy::disallowed_methods,
+                reason = "CLI site: whether a refused program's real path exists (exit 127)"
+            )]
             let absent = refused
                 .real
                 .as_ref()
@@ -146,6 +150,10 @@ fn excluded_carrier(
 
 /// This executable's canonical path (what every plan protects).
 #[cfg(target_os = "linux")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: this executable's real path, from /proc/self/exe"
+)]
 pub fn own_path() -> String {
     std::fs::canonicalize("/proc/self/exe")
         .ok()

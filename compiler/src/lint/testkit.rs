@@ -74,18 +74,6 @@ impl LayerBuilder {
         ));
         self
     }
-    pub fn exec_file(mut self, p: &str, policy: ExecPolicy) -> Self {
-        self.exec
-            .get_or_insert_with(Vec::new)
-            .push((ExecKind::File, p.into(), p.into(), policy));
-        self
-    }
-    pub fn exec_name(mut self, n: &str, policy: ExecPolicy) -> Self {
-        self.exec
-            .get_or_insert_with(Vec::new)
-            .push((ExecKind::Name, n.into(), n.into(), policy));
-        self
-    }
     /// `exec: []`: opining, admitting nothing.
     pub fn exec_empty(mut self) -> Self {
         self.exec.get_or_insert_with(Vec::new);
