@@ -163,6 +163,10 @@ pub fn own_path() -> String {
 
 /// This executable's canonical path (what every plan and profile protects).
 #[cfg(not(target_os = "linux"))]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: this executable's real path, from current_exe"
+)]
 pub fn own_path() -> String {
     std::env::current_exe()
         .and_then(std::fs::canonicalize)
@@ -179,7 +183,10 @@ pub fn run(args: &RunArgs) -> i32 {
 }
 
 /// `ralc run` through a `LinuxPlan` (every host but Windows; it refuses off Linux).
-#[cfg_attr(windows, allow(dead_code))]
+#[cfg_attr(
+    windows,
+    allow(dead_code, reason = "Windows runs its own plan: run_windows::run")
+)]
 fn run_linux_plan(args: &RunArgs) -> i32 {
     let s = &args.stack;
     if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {
