@@ -4,6 +4,10 @@
 use std::path::{Path, PathBuf};
 
 /// The `ralc` binary beside this test's own (`target/<profile>/ralc`), canonical.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: the ralc binary under test, by its real path"
+)]
 pub fn ralc_bin() -> PathBuf {
     let me = std::env::current_exe().expect("current_exe");
     let dir = me.parent().and_then(Path::parent).expect("target dir");

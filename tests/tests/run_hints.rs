@@ -6,6 +6,19 @@
 //! prints no hint; `--format json` writes one object per refusal. In every case the exit
 //! status is the program's. Each job runs in a fresh project outside `/tmp` (under the
 //! build's `target/` directory), removed afterwards. A missing toolchain fails the suite.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the ralc binary and the host's cc, and makes its own projects"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
@@ -51,10 +64,6 @@ impl Drop for Scratch {
     }
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: runs the ralc binary, which runs the program confined and supervised"
-)]
 fn ralc_run(cwd: &Path, opts: &[&str], argv: &[&str]) -> Output {
     std::process::Command::new(ralc_bin())
         .current_dir(cwd)
@@ -66,10 +75,6 @@ fn ralc_run(cwd: &Path, opts: &[&str], argv: &[&str]) -> Output {
         .expect("ralc runs")
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: asks the host's cc where cc1 is"
-)]
 fn host_cc1() -> String {
     let out = std::process::Command::new("cc")
         .arg("-print-prog-name=cc1")

@@ -26,7 +26,7 @@ pub mod slot {
 }
 
 /// The magic and version line.
-pub const MAGIC: &str = "ralc-warrant/2";
+pub const MAGIC: &str = "ralc-warrant/3";
 /// The largest warrant accepted.
 pub const MAX_BYTES: usize = 8 << 20;
 
@@ -51,10 +51,8 @@ pub struct Warrant {
     pub host_mntns: Option<u64>,
     /// The program's real path.
     pub real: String,
-    /// Its argv[0] spelling.
+    /// Its `argv[0]` spelling.
     pub argv0: String,
-    /// The exclusion covering its script's interpreter (empty if none).
-    pub interp_exclusion: String,
     /// `Some`: install the supervision filter and hand its listener back over the reach
     /// socket before the exec (`supervise`); the trampoline refuses if it cannot.
     pub supervise: Option<super::supervise::Watch>,
@@ -82,7 +80,6 @@ impl Warrant {
         }
         field(&self.real);
         field(&self.argv0);
-        field(&self.interp_exclusion);
         field(match self.supervise {
             None => "-",
             Some(super::supervise::Watch::Default) => "supervise",
@@ -108,7 +105,7 @@ impl Warrant {
                 std::str::from_utf8(f).map_err(|_| "a warrant field is not UTF-8".to_string())?,
             );
         }
-        if fields.len() < 8 || fields[0] != MAGIC {
+        if fields.len() < 7 || fields[0] != MAGIC {
             return Err("not a ralc warrant of this version".to_string());
         }
         let confinement = match fields[1] {
@@ -134,14 +131,13 @@ impl Warrant {
             host_mntns: ns(fields[3])?,
             real: fields[4].to_string(),
             argv0: fields[5].to_string(),
-            interp_exclusion: fields[6].to_string(),
-            supervise: match fields[7] {
+            supervise: match fields[6] {
                 "-" => None,
                 "supervise" => Some(super::supervise::Watch::Default),
                 "explain" => Some(super::supervise::Watch::Explain),
                 other => return Err(format!("unknown supervision {other:?}")),
             },
-            args: fields[8..].iter().map(|s| s.to_string()).collect(),
+            args: fields[7..].iter().map(|s| s.to_string()).collect(),
         };
         if w.real.is_empty() || !w.real.starts_with('/') {
             return Err("the warrant's program is not an absolute path".to_string());
@@ -165,7 +161,6 @@ mod tests {
             host_mntns: None,
             real: "/usr/bin/true".into(),
             argv0: "true".into(),
-            interp_exclusion: String::new(),
             supervise: Some(super::super::supervise::Watch::Default),
             args: vec!["a".into(), String::new(), "c d".into()],
         }
@@ -188,7 +183,7 @@ mod tests {
         let mut trunc = w.encode();
         trunc.pop();
         assert!(Warrant::decode(&trunc).is_err());
-        assert!(Warrant::decode(b"ralc-warrant/1\0unconfined\0-\0-\0/x\0x\0\0").is_err());
+        assert!(Warrant::decode(b"ralc-warrant/2\0unconfined\0-\0-\0/x\0x\0\0").is_err());
         assert!(Warrant::decode(&vec![b'a'; MAX_BYTES + 1]).is_err());
     }
 
