@@ -4,8 +4,8 @@
 //! Also: random bytes and random token soups never panic the front end.
 
 use proptest::prelude::*;
-use ralc::cli::check::check_files;
 use ralc::diag::{self, FileId};
+use ralc::pipeline::check_files;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -106,7 +106,7 @@ fn from_human(human: &str) -> BTreeSet<(String, u32)> {
 #[test]
 fn ok_files_have_no_diagnostic() {
     for f in ral_files("ok") {
-        let fe = check_files(&[f.display().to_string()]);
+        let fe = check_files(&ralc::cli::stack::loader(false), &[f.display().to_string()]);
         assert!(
             fe.diagnostics.is_empty(),
             "{}: {}",
@@ -124,7 +124,7 @@ fn err_files_report_their_expected_codes_and_lines() {
         let text = std::fs::read_to_string(&f).expect("readable");
         let want = expectations(&text);
         assert!(!want.is_empty(), "{} has no `# expect:` line", f.display());
-        let fe = check_files(&[f.display().to_string()]);
+        let fe = check_files(&ralc::cli::stack::loader(false), &[f.display().to_string()]);
         assert!(!fe.diagnostics.is_empty(), "{}: no diagnostic", f.display());
         let json = from_json(&diag::json::render(&fe.diagnostics, &fe.sources));
         let human = from_human(&diag::human::render(&fe.diagnostics, &fe.sources, false));
@@ -165,7 +165,7 @@ fn binary_and_invalid_utf8_files_are_one_diagnostic() {
     let p = dir.path().join("bin.ral");
     let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
     std::fs::write(&p, bytes).expect("write");
-    let fe = check_files(&[p.display().to_string()]);
+    let fe = check_files(&ralc::cli::stack::loader(false), &[p.display().to_string()]);
     let codes: Vec<_> = fe.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, vec!["E0101"]);
 }

@@ -8,10 +8,10 @@
 
 use ralc::capability::projection::SandboxProjection;
 use ralc::cli::args::{AnchorArgs, StackArgs};
-use ralc::compile::{compile, StackRequest};
 use ralc::freeze::FreezeCtx;
 use ralc::path::lex::PathRules;
 use ralc::path::windows::within_collision;
+use ralc::pipeline::compile;
 use ralc_runtime::plan::sid::derive_capability_sids;
 use ralc_runtime::plan::windows::{GrantKind, OffHost, WindowsPlan};
 use std::path::PathBuf;
@@ -38,9 +38,9 @@ fn plan_of(profile: &str) -> WindowsPlan {
         ..StackArgs::default()
     };
     let ctx = FreezeCtx::foreign(PathRules::Windows)
-        .with_anchor(&args.anchor)
+        .with_anchor(&args.anchor.anchor())
         .expect("anchor");
-    let compiled = compile(StackRequest::with_ctx(&args, &[], ctx));
+    let compiled = compile(args.request_at(&[], ctx), &args.loader());
     assert!(
         !compiled.has_errors(),
         "{profile}: {:?}",

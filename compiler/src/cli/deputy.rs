@@ -198,7 +198,7 @@ fn render_diagnostics(
 }
 
 pub fn run(args: &DeputyArgs) -> i32 {
-    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+    let req = match args.stack.request(&args.files) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ralc deputy: {e}");
@@ -213,8 +213,9 @@ pub fn run(args: &DeputyArgs) -> i32 {
     let cwd = std::env::current_dir()
         .ok()
         .and_then(|p| p.to_str().map(str::to_string));
-    let compiled =
-        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let compiled = super::progress::during("compiling the profiles", || {
+        crate::pipeline::compile(req, &args.stack.loader())
+    });
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
         print!(
             "{}",

@@ -1,6 +1,6 @@
 //! `ralc show FILE…`: the frozen layers — for each entry its written text, surface, real
 //! path, kind, policy and where it came from (file:line:col) — as human text or
-//! `--format json`. Running the pipeline (`compile::compile`) is `run`'s one effect; the
+//! `--format json`. Running the pipeline (`pipeline::compile`) is `run`'s one effect; the
 //! renderers (`layers_json`, `render_human`) are pure over the frozen layers and a
 //! `Resolve` (bare names are shown where they land on the anchor's `PATH`).
 
@@ -302,15 +302,16 @@ pub fn run(args: &ShowArgs) -> i32 {
         eprintln!("ralc show: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
-    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+    let req = match args.stack.request(&args.files) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ralc show: {e}");
             return super::EXIT_USAGE;
         }
     };
-    let compiled =
-        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let compiled = super::progress::during("compiling the profiles", || {
+        crate::pipeline::compile(req, &args.stack.loader())
+    });
     let out = match args.format {
         Format::Human => render_human(&compiled.layers, &compiled.ctx),
         Format::Json => {

@@ -15,7 +15,7 @@ pub mod places;
 pub mod toolchains;
 
 pub use codes::{CODES, NEEDS_ANCHOR};
-pub use ctx::{FreezeCtx, RealError};
+pub use ctx::{Anchor, FreezeCtx, RealError};
 pub use disk::{Disk, EntryKind, MemDisk, MemEntry, RealDisk};
 
 use crate::capability::layer::{
