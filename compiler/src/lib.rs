@@ -19,6 +19,7 @@ pub mod lint;
 pub mod path;
 pub mod pipeline;
 pub mod reader;
+pub mod registry;
 pub mod render;
 pub mod std_profiles;
 pub mod syntax;

@@ -3,9 +3,9 @@
 //! text can produce (an unreadable file, bytes that are not UTF-8) are produced by real
 //! cases here.
 
-use ralc::diag::codes;
 use ralc::diag::FileId;
 use ralc::pipeline::check_files;
+use ralc::registry as codes;
 
 /// Codes whose trigger is not profile text.
 const BYTE_LEVEL: &[&str] = &["E0100", "E0101"];

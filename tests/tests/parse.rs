@@ -148,7 +148,7 @@ fn every_registered_code_has_an_err_case() {
     // Codes that no profile text can produce have their own cases in codes.rs.
     let byte_level = ["E0100", "E0101"];
     let front_end = |c: &str| c.starts_with("E01") || c.starts_with("E02");
-    let missing: Vec<_> = ralc::diag::codes::all()
+    let missing: Vec<_> = ralc::registry::all()
         .into_iter()
         .map(|c| c.code)
         .filter(|c| front_end(c) && !byte_level.contains(c) && !covered.contains(*c))

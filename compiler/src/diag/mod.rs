@@ -10,6 +10,7 @@ pub mod escape;
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod page;
 pub mod sarif;
 
 use std::fmt;

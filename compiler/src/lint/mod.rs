@@ -345,12 +345,12 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
             }
         })
         .collect();
-    for c in crate::diag::codes::all() {
+    for c in crate::registry::all() {
         v.push(crate::diag::sarif::Rule {
             id: c.code.to_string(),
             short: c.title.to_string(),
             full: c.meaning.to_string(),
-            help: crate::diag::codes::explain_page(c),
+            help: crate::registry::explain_page(c),
             name: crate::diag::sarif::friendly_name(c.title),
             help_uri: crate::diag::sarif::doc_uri(&format!(
                 "docs/codes.md#{}",

@@ -4,6 +4,7 @@
 
 use super::load::Loader;
 use crate::diag::{Diagnostic, FileId, SourceMap, Span};
+use crate::syntax::codes;
 use crate::typecheck::profile::TypedProfile;
 
 /// The result of the front end over a list of layers.
@@ -32,7 +33,7 @@ pub fn front_end(
         }
         Err(msg) => {
             let id = sources.add(name, Vec::<u8>::new());
-            let d = Diagnostic::error("E0100", msg)
+            let d = Diagnostic::error(codes::E0100, msg)
                 .at(Span::new(id, 0, 0))
                 .with_help("name a readable profile file, or `std:NAME` for a standard profile");
             (id, None, vec![d])

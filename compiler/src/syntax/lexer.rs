@@ -4,6 +4,7 @@
 //! the text it is given.
 
 use super::ast::{StrLit, StrPart};
+use super::codes;
 use crate::diag::escape::{clip, MAX_ECHO};
 use crate::diag::{Diagnostic, FileId, Span};
 use logos::Logos;
@@ -238,7 +239,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             let shown: String = text[s..e].chars().take(16).collect();
             diags.push(
                 Diagnostic::error(
-                    "E0102",
+                    codes::E0102,
                     format!(
                         "unexpected character{} `{}`",
                         if text[s..e].chars().count() > 1 {
@@ -296,7 +297,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             Raw::VarIndex => Tok::VarIndex(slice[1..slice.len() - 1].to_string()),
             Raw::Dollar => {
                 diags.push(
-                    Diagnostic::error("E0109", "`$` is not followed by a name")
+                    Diagnostic::error(codes::E0109, "`$` is not followed by a name")
                         .at(sp)
                         .with_help("write `$name` or `$(name)`, or quote a literal dollar: '$'"),
                 );
@@ -320,7 +321,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             Raw::Tag => Tok::Tag(slice[1..].to_string()),
             Raw::Backtick => {
                 diags.push(
-                    Diagnostic::error("E0102", "a backtick must be followed by a tag name")
+                    Diagnostic::error(codes::E0102, "a backtick must be followed by a tag name")
                         .at(sp)
                         .with_help("a tag is written `` `offline ``"),
                 );
@@ -365,7 +366,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             Raw::Bang => {
                 diags.push(
                     Diagnostic::error(
-                        "E0102",
+                        codes::E0102,
                         format!("unexpected `{}`", clip(slice, MAX_ECHO).escape_debug()),
                     )
                     .at(sp)
@@ -382,7 +383,7 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
 
 fn unterminated(file: FileId, start: usize, len: usize, open: &str) -> Diagnostic {
     Diagnostic::error(
-        "E0103",
+        codes::E0103,
         format!("unterminated string: `{open}` is never closed"),
     )
     .at(Span::new(file, start, start + len))
@@ -427,7 +428,7 @@ pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, V
             '\\' => {
                 let Some(&(_, e)) = chars.get(i + 1) else {
                     diags.push(
-                        Diagnostic::error("E0104", "a backslash at the end of a string")
+                        Diagnostic::error(codes::E0104, "a backslash at the end of a string")
                             .at(Span::new(file, base + off, base + off + 1)),
                     );
                     break;
@@ -464,7 +465,7 @@ pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, V
                             let end = at(i + 2 + hex.chars().count());
                             diags.push(
                                 Diagnostic::error(
-                                    "E0104",
+                                    codes::E0104,
                                     "`\\x` takes two hex digits of an ASCII byte (00–7F)",
                                 )
                                 .at(Span::new(
@@ -504,7 +505,7 @@ pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, V
                         None => {
                             diags.push(
                                 Diagnostic::error(
-                                    "E0104",
+                                    codes::E0104,
                                     "`\\u` takes a Unicode scalar value in braces, `\\u{1F600}`",
                                 )
                                 .at(Span::new(
@@ -519,7 +520,7 @@ pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, V
                 } else {
                     let end = at(i + 2);
                     diags.push(
-                        Diagnostic::error("E0104", format!("unknown escape `\\{}`", e.escape_debug()))
+                        Diagnostic::error(codes::E0104, format!("unknown escape `\\{}`", e.escape_debug()))
                             .at(Span::new(file, base + off, base + end))
                             .with_help("the escapes are \\n \\r \\t \\\\ \\0 \\e \\\" \\$ \\! \\xNN \\u{…}; use '…' for text without escapes"),
                     );
@@ -567,11 +568,12 @@ pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, V
                         parts.push(StrPart::Var(n, span));
                     }
                     None => diags.push(
-                        Diagnostic::error("E0109", "`$` in a string is not followed by a name")
-                            .at(span)
-                            .with_help(
-                                "write `$name` or `$(name)`; escape a literal dollar as `\\$`",
-                            ),
+                        Diagnostic::error(
+                            codes::E0109,
+                            "`$` in a string is not followed by a name",
+                        )
+                        .at(span)
+                        .with_help("write `$name` or `$(name)`; escape a literal dollar as `\\$`"),
                     ),
                 }
                 i = next.max(i + 1);
