@@ -78,19 +78,17 @@ fn plans(policy: &str) -> (String, String) {
     let stack = compiled.stack.as_ref().expect("a stack");
     let r = &compiled.ctx;
     let projection = SandboxProjection::of(stack, r, None);
-    let stack_plan =
-        ralc::render::linux::render(&projection, &LaunchProgram::default(), CWD, SELF);
+    let stack_plan = ralc::render::linux::render(&projection, &LaunchProgram::default(), CWD, SELF);
     let program = ["git".to_string(), "status".to_string()];
-    let launch: LinuxPlan =
-        match plan_for(stack, r, &program, SELF, &[PROFILE_FILE.to_string()]) {
-            Ok((_, plan)) => plan,
-            Err(refused) => {
-                // as `ralc render` shows it: the stack's plan, with the refusal
-                let mut plan = stack_plan.clone();
-                plan.refused.push(refused.words);
-                plan
-            }
-        };
+    let launch: LinuxPlan = match plan_for(stack, r, &program, SELF, &[PROFILE_FILE.to_string()]) {
+        Ok((_, plan)) => plan,
+        Err(refused) => {
+            // as `ralc render` shows it: the stack's plan, with the refusal
+            let mut plan = stack_plan.clone();
+            plan.refused.push(refused.words);
+            plan
+        }
+    };
     (stack_plan.to_json(), launch.to_json())
 }
 
@@ -131,7 +129,10 @@ fn check(file: &str, text: &str) {
             want.lines().nth(first)
         );
     }
-    assert_eq!(LinuxPlan::from_json(&want).map(|p| p.to_json()), Ok(want.trim_end().to_string()));
+    assert_eq!(
+        LinuxPlan::from_json(&want).map(|p| p.to_json()),
+        Ok(want.trim_end().to_string())
+    );
 }
 
 #[test]
