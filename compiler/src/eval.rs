@@ -8,7 +8,9 @@
 //! there, before the copy is made. It must never build a value without counting it.
 
 use crate::diag::{Diagnostic, Span};
-use crate::syntax::ast::{Construct, Expr, ExprKind, Item, Program, StrPart};
+use crate::syntax::ast::{
+    Construct, Expr, ExprKind, Field, Item, MapEntry, Program, StrLit, StrPart,
+};
 use std::collections::BTreeMap;
 
 /// A value of the data subset, with the span it was written at.
@@ -282,118 +284,12 @@ impl Eval {
                 val.span = e.span;
                 return Some(val);
             }
-            ExprKind::Str(s) => {
-                let mut out = String::new();
-                let mut ok = true;
-                for p in &s.parts {
-                    match p {
-                        StrPart::Text(t) => out.push_str(t),
-                        StrPart::Var(n, sp) => {
-                            match self.lookup(n, *sp) {
-                                Some(Value {
-                                    kind: ValueKind::Str(s),
-                                    ..
-                                }) => out.push_str(&s),
-                                Some(v) => {
-                                    self.diags.push(
-                                    Diagnostic::error(
-                                        codes::E0111,
-                                        format!("`${n}` is {}, not a string: only strings interpolate", v.kind.type_name()),
-                                    )
-                                    .at(*sp)
-                                    .with_label(v.span, "bound here"),
-                                );
-                                    ok = false;
-                                }
-                                None => ok = false,
-                            }
-                        }
-                    }
-                }
-                if !ok || !self.charge(0, out.len() as u64) {
-                    return None;
-                }
-                ValueKind::Str(out)
-            }
-            ExprKind::List(items) => {
-                let mut out = Vec::new();
-                let mut ok = true;
-                for i in items {
-                    match self.expr(i) {
-                        Some(v) => out.push(v),
-                        None => ok = false,
-                    }
-                }
-                // A failed item (already reported) is dropped so the rest is still
-                // checked; a list left empty by failures is not mistaken for `[]`.
-                if !ok && out.is_empty() {
-                    return None;
-                }
-                ValueKind::List(out)
-            }
+            ExprKind::Str(s) => ValueKind::Str(self.interpolate(s)?),
+            ExprKind::List(items) => ValueKind::List(self.list(items)?),
             ExprKind::Record { spread, fields } => {
-                // A failed spread or field (already reported) is dropped, so the rest
-                // is still checked.
-                let mut out: Vec<RecordField> = Vec::new();
-                if let Some(s) = spread {
-                    match self.expr(s) {
-                        Some(Value {
-                            kind: ValueKind::Record(fs),
-                            ..
-                        }) => out = fs,
-                        Some(Value {
-                            kind: ValueKind::List(l),
-                            ..
-                        }) if l.is_empty() => {}
-                        Some(v) => {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    codes::E0112,
-                                    format!(
-                                        "a spread copies a record's fields, but this is {}",
-                                        v.kind.type_name()
-                                    ),
-                                )
-                                .at(s.span),
-                            );
-                        }
-                        None => {}
-                    }
-                }
-                // Key → position in `out`, so overriding stays linear.
-                let mut index: BTreeMap<String, usize> = out
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| (x.key.clone(), i))
-                    .collect();
-                for f in fields {
-                    let Some(v) = self.expr(&f.value) else {
-                        continue;
-                    };
-                    let field = RecordField {
-                        key: f.key.text.clone(),
-                        key_span: f.key.span,
-                        value: v,
-                    };
-                    match index.get(&f.key.text) {
-                        Some(&i) => out[i] = field,
-                        None => {
-                            index.insert(f.key.text.clone(), out.len());
-                            out.push(field);
-                        }
-                    }
-                }
-                ValueKind::Record(out)
+                ValueKind::Record(self.record(spread.as_deref(), fields))
             }
-            ExprKind::Map(entries) => {
-                let mut out = Vec::new();
-                for m in entries {
-                    if let (Some(k), Some(v)) = (self.expr(&m.key), self.expr(&m.value)) {
-                        out.push((k, v));
-                    }
-                }
-                ValueKind::Map(out)
-            }
+            ExprKind::Map(entries) => ValueKind::Map(self.map(entries)),
             ExprKind::Outside(c) => {
                 self.diags.push(refuse(*c, e.span));
                 return None;
@@ -401,6 +297,126 @@ impl Eval {
             ExprKind::Error => return None,
         };
         Some(Value { kind, span: e.span })
+    }
+
+    /// A `"…"` string with its `$name` parts filled in: only strings interpolate.
+    fn interpolate(&mut self, s: &StrLit) -> Option<String> {
+        let mut out = String::new();
+        let mut ok = true;
+        for p in &s.parts {
+            match p {
+                StrPart::Text(t) => out.push_str(t),
+                StrPart::Var(n, sp) => match self.lookup(n, *sp) {
+                    Some(Value {
+                        kind: ValueKind::Str(s),
+                        ..
+                    }) => out.push_str(&s),
+                    Some(v) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::E0111,
+                                format!(
+                                    "`${n}` is {}, not a string: only strings interpolate",
+                                    v.kind.type_name()
+                                ),
+                            )
+                            .at(*sp)
+                            .with_label(v.span, "bound here"),
+                        );
+                        ok = false;
+                    }
+                    None => ok = false,
+                },
+            }
+        }
+        if !ok || !self.charge(0, out.len() as u64) {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// A list's items. A failed item (already reported) is dropped so the rest is still
+    /// checked; a list left empty by failures is not mistaken for `[]`.
+    fn list(&mut self, items: &[Expr]) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        let mut ok = true;
+        for i in items {
+            match self.expr(i) {
+                Some(v) => out.push(v),
+                None => ok = false,
+            }
+        }
+        if !ok && out.is_empty() {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// A record's fields: the spread's first, then each field in order, a later key
+    /// overriding an earlier one in place. A failed spread or field (already reported) is
+    /// dropped, so the rest is still checked.
+    fn record(&mut self, spread: Option<&Expr>, fields: &[Field]) -> Vec<RecordField> {
+        let mut out: Vec<RecordField> = Vec::new();
+        if let Some(s) = spread {
+            match self.expr(s) {
+                Some(Value {
+                    kind: ValueKind::Record(fs),
+                    ..
+                }) => out = fs,
+                Some(Value {
+                    kind: ValueKind::List(l),
+                    ..
+                }) if l.is_empty() => {}
+                Some(v) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::E0112,
+                            format!(
+                                "a spread copies a record's fields, but this is {}",
+                                v.kind.type_name()
+                            ),
+                        )
+                        .at(s.span),
+                    );
+                }
+                None => {}
+            }
+        }
+        // Key → position in `out`, so overriding stays linear.
+        let mut index: BTreeMap<String, usize> = out
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x.key.clone(), i))
+            .collect();
+        for f in fields {
+            let Some(v) = self.expr(&f.value) else {
+                continue;
+            };
+            let field = RecordField {
+                key: f.key.text.clone(),
+                key_span: f.key.span,
+                value: v,
+            };
+            match index.get(&f.key.text) {
+                Some(&i) => out[i] = field,
+                None => {
+                    index.insert(f.key.text.clone(), out.len());
+                    out.push(field);
+                }
+            }
+        }
+        out
+    }
+
+    /// A map's entries whose key and value both evaluate.
+    fn map(&mut self, entries: &[MapEntry]) -> Vec<(Value, Value)> {
+        let mut out = Vec::new();
+        for m in entries {
+            if let (Some(k), Some(v)) = (self.expr(&m.key), self.expr(&m.value)) {
+                out.push((k, v));
+            }
+        }
+        out
     }
 }
 

@@ -506,55 +506,70 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
     let has_pair = elems.iter().any(|e| matches!(e, PElem::Pair(..)))
         || elems.iter().all(|e| matches!(e, PElem::Spread(..)));
     if is_map {
-        let mut entries = Vec::new();
-        for (i, e) in elems.into_iter().enumerate() {
-            match e {
-                PElem::MapMark(_) if i == 0 => {}
-                PElem::MapMark(s) => diags.push(
-                    Diagnostic::error(
-                        codes::E0107,
-                        "`:` alone opens a map only as the first element",
-                    )
-                    .at(sp(file, s)),
-                ),
-                PElem::Pair(k, v) => entries.push(MapEntry {
-                    key: lower(file, k, diags),
-                    value: lower(file, v, diags),
-                }),
-                PElem::Item(p) => {
-                    let x = lower(file, p, diags);
-                    if x.kind != ExprKind::Error {
-                        diags.push(
-                            Diagnostic::error(codes::E0107, "a map element without a key")
-                                .at(x.span)
-                                .with_help("every element of a map is `key: value`"),
-                        );
-                    }
+        lower_map(file, elems, diags)
+    } else if !has_pair {
+        lower_list(file, elems, diags)
+    } else {
+        lower_record(file, elems, diags)
+    }
+}
+
+/// A bracket that is a map: `key: value` entries, the `:` mark first.
+fn lower_map(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -> ExprKind {
+    let mut entries = Vec::new();
+    for (i, e) in elems.into_iter().enumerate() {
+        match e {
+            PElem::MapMark(_) if i == 0 => {}
+            PElem::MapMark(s) => diags.push(
+                Diagnostic::error(
+                    codes::E0107,
+                    "`:` alone opens a map only as the first element",
+                )
+                .at(sp(file, s)),
+            ),
+            PElem::Pair(k, v) => entries.push(MapEntry {
+                key: lower(file, k, diags),
+                value: lower(file, v, diags),
+            }),
+            PElem::Item(p) => {
+                let x = lower(file, p, diags);
+                if x.kind != ExprKind::Error {
+                    diags.push(
+                        Diagnostic::error(codes::E0107, "a map element without a key")
+                            .at(x.span)
+                            .with_help("every element of a map is `key: value`"),
+                    );
                 }
-                PElem::Spread(_, s) => diags.push(
-                    Diagnostic::error(codes::E0108, "a spread is allowed only in a record literal")
-                        .at(sp(file, s)),
-                ),
             }
+            PElem::Spread(_, s) => diags.push(
+                Diagnostic::error(codes::E0108, "a spread is allowed only in a record literal")
+                    .at(sp(file, s)),
+            ),
         }
-        return ExprKind::Map(entries);
     }
-    if !has_pair {
-        let mut items = Vec::new();
-        for e in elems {
-            match e {
-                PElem::Item(p) => items.push(lower(file, p, diags)),
-                PElem::Spread(_, s) | PElem::MapMark(s) => diags.push(
-                    Diagnostic::error(codes::E0108, "a spread is allowed only in a record literal")
-                        .at(sp(file, s))
-                        .with_help("write the list's items out; a spread copies a record's fields"),
-                ),
-                PElem::Pair(..) => {}
-            }
+    ExprKind::Map(entries)
+}
+
+/// A bracket that is a list: its items, no spread.
+fn lower_list(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -> ExprKind {
+    let mut items = Vec::new();
+    for e in elems {
+        match e {
+            PElem::Item(p) => items.push(lower(file, p, diags)),
+            PElem::Spread(_, s) | PElem::MapMark(s) => diags.push(
+                Diagnostic::error(codes::E0108, "a spread is allowed only in a record literal")
+                    .at(sp(file, s))
+                    .with_help("write the list's items out; a spread copies a record's fields"),
+            ),
+            PElem::Pair(..) => {}
         }
-        return ExprKind::List(items);
     }
-    // A record.
+    ExprKind::List(items)
+}
+
+/// A bracket that is a record: the spread first (once), then `key: value` fields with
+/// static keys, each key once.
+fn lower_record(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -> ExprKind {
     let mut spread = None;
     let mut fields: Vec<Field> = Vec::new();
     let mut seen: BTreeMap<String, Span> = BTreeMap::new();
