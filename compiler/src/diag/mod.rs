@@ -11,6 +11,7 @@ pub mod github;
 pub mod human;
 pub mod json;
 pub mod page;
+pub mod report;
 pub mod sarif;
 
 use std::fmt;

@@ -73,6 +73,12 @@ impl Compiled {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// Every diagnostic as a `miette::Diagnostic` with its source (`diag::report`): what
+    /// an embedding program renders.
+    pub fn reports(&self) -> Vec<diag::report::Report> {
+        diag::report::reports(&self.diagnostics, &self.sources)
+    }
 }
 
 /// Compile every layer of the request, each supplied by `loader`, and compose the stack.

@@ -52,5 +52,8 @@ mod tests {
         );
         assert!(broken.stack.is_none());
         assert_eq!(broken.diagnostics[0].code.as_str(), "E0100");
+        let reports = broken.reports();
+        let code = miette::Diagnostic::code(&reports[0]).map(|c| c.to_string());
+        assert_eq!(code.as_deref(), Some("E0100"));
     }
 }
