@@ -4,11 +4,14 @@
 //! ecosystem renders (miette's own handlers, or its own). The terminal keeps ariadne
 //! (`human`): its layout is what the check goldens and the examples pin.
 //!
+//! Its text is escaped as every format's is (`escape`): the message, labels, help and
+//! notes, and the file's name; the source it carries is the one the terminal quotes
+//! (`escape::display_char`: each hazard one visible character), its spans moved to match.
 //! It never quotes a file past its first lexing error (`SourceMap::limit_quoting`: what
-//! follows may not be a profile at all): the source a report carries ends there, and a
-//! label beyond it is dropped. Pure: it reads nothing.
+//! follows may not be a profile at all): the source ends there, and a label beyond it is
+//! dropped. Pure: it reads nothing.
 
-use super::{Diagnostic, Severity, SourceMap, Span};
+use super::{escape, Diagnostic, Severity, SourceMap, Span};
 use miette::{LabeledSpan, NamedSource, SourceCode};
 use std::fmt;
 use std::sync::Arc;
@@ -17,8 +20,10 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Report {
     diagnostic: Diagnostic,
-    /// The quotable part of the primary span's file.
-    source: Option<NamedSource<Arc<[u8]>>>,
+    /// The quotable part of the primary span's file, as displayed.
+    source: Option<NamedSource<Arc<str>>>,
+    /// Each byte offset of that part (and its end) in the displayed source.
+    offsets: Vec<usize>,
     /// The help, then each note on a line of its own.
     help: Option<String>,
 }
@@ -26,10 +31,13 @@ pub struct Report {
 impl Report {
     /// The report of `d`, its source taken from `sources`.
     pub fn new(d: &Diagnostic, sources: &SourceMap) -> Report {
-        let source = d.span.and_then(|s| sources.try_get(s.file)).map(|f| {
-            let bytes: Arc<[u8]> = Arc::from(&f.bytes[..f.quote_end()]);
-            NamedSource::new(f.name.to_string(), bytes)
+        let d = escape::diagnostic(d);
+        let file = d.span.and_then(|s| sources.try_get(s.file));
+        let (shown, offsets) = file.map_or((String::new(), Vec::new()), |f| {
+            displayed(&f.bytes[..f.quote_end()])
         });
+        let source = file
+            .map(|f| NamedSource::new(escape::text(&f.name).into_owned(), Arc::<str>::from(shown)));
         let help: Vec<&str> = d
             .help
             .iter()
@@ -37,9 +45,10 @@ impl Report {
             .chain(d.notes.iter().map(String::as_str))
             .collect();
         Report {
-            diagnostic: d.clone(),
             source,
+            offsets,
             help: (!help.is_empty()).then(|| help.join("\n")),
+            diagnostic: d,
         }
     }
 
@@ -50,10 +59,16 @@ impl Report {
 
     /// Whether `span` lies in the quoted part of the primary span's file.
     fn quotable(&self, span: Span) -> bool {
-        let (Some(primary), Some(src)) = (self.diagnostic.span, &self.source) else {
+        let Some(primary) = self.diagnostic.span else {
             return false;
         };
-        span.file == primary.file && span.end <= src.inner().len()
+        span.file == primary.file && span.end < self.offsets.len()
+    }
+
+    /// A span's place in the displayed source.
+    fn range(&self, s: Span) -> (usize, usize) {
+        let at = |i: usize| self.offsets.get(i).copied().unwrap_or(0);
+        (at(s.start), at(s.end).saturating_sub(at(s.start)))
     }
 }
 
@@ -110,19 +125,37 @@ impl miette::Diagnostic for Report {
     /// The primary span (unlabelled), then each label in the same file.
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let primary = self.diagnostic.span.filter(|s| self.quotable(*s))?;
-        let first = LabeledSpan::new_primary_with_span(None, range(primary));
+        let first = LabeledSpan::new_primary_with_span(None, self.range(primary));
         let rest = self
             .diagnostic
             .labels
             .iter()
             .filter(|l| self.quotable(l.span))
-            .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), range(l.span)));
+            .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), self.range(l.span)));
         Some(Box::new(std::iter::once(first).chain(rest)))
     }
 }
 
-fn range(s: Span) -> (usize, usize) {
-    (s.start, s.end - s.start)
+/// `bytes` as the terminal quotes them (invalid UTF-8 as `�`, each hazard one visible
+/// character), and where each byte offset (and the end) lands in that text.
+fn displayed(bytes: &[u8]) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(bytes.len());
+    let mut offsets = Vec::with_capacity(bytes.len() + 1);
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        let mut chars = valid.chars().peekable();
+        while let Some(c) = chars.next() {
+            let at = out.len();
+            offsets.extend(std::iter::repeat_n(at, c.len_utf8()));
+            out.push(escape::display_char(c, chars.peek().copied()));
+        }
+        if !chunk.invalid().is_empty() {
+            offsets.extend(std::iter::repeat_n(out.len(), chunk.invalid().len()));
+            out.push('\u{fffd}');
+        }
+    }
+    offsets.push(out.len());
+    (out, offsets)
 }
 
 /// `E0201`, not a lint's name.
@@ -170,6 +203,24 @@ mod tests {
         let src = r.source_code().expect("a source");
         let got = src.read_span(&(1, 3).into(), 0, 0).expect("readable");
         assert_eq!(got.data(), b"fss");
+    }
+
+    #[test]
+    fn text_and_source_are_escaped_and_spans_follow() {
+        let mut m = SourceMap::new();
+        m.add("p\u{1b}.ral", b"[\x1b[31m: \xff\xfe, a: 'x']".to_vec());
+        let f = crate::diag::FileId(0);
+        let d = Diagnostic::error("E0201", "key `\u{202e}a`").at(Span::new(f, 12, 13));
+        let r = Report::new(&d, &m);
+        assert_eq!(r.to_string(), "key `\\u{202e}a`");
+        let src = r.source_code().expect("a source");
+        let labels: Vec<LabeledSpan> = r.labels().map(|l| l.collect()).unwrap_or_default();
+        let at = (labels[0].offset(), labels[0].len());
+        let got = src.read_span(&at.into(), 0, 0).expect("readable");
+        assert_eq!(got.data(), b"a");
+        assert_eq!(got.name(), Some("p\\u{1b}.ral"));
+        let all = src.read_span(&(0, 5).into(), 0, 0).expect("readable");
+        assert_eq!(std::str::from_utf8(all.data()), Ok("[\u{241b}["));
     }
 
     #[test]
