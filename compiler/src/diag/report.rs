@@ -36,8 +36,7 @@ impl Report {
         let (shown, offsets) = file.map_or((String::new(), Vec::new()), |f| {
             displayed(&f.bytes[..f.quote_end()])
         });
-        let source = file
-            .map(|f| NamedSource::new(escape::text(&f.name).into_owned(), Arc::<str>::from(shown)));
+        let source = file.map(|f| NamedSource::new(escape::text(&f.name), Arc::<str>::from(shown)));
         let help: Vec<&str> = d
             .help
             .iter()
