@@ -7,9 +7,11 @@
 
 use super::args::RunArgs;
 use super::stack::compile_stack;
+#[cfg(not(target_os = "macos"))]
 use super::EXIT_REFUSED;
-use crate::capability::resolve::Resolve;
-use crate::capability::stack::GrantStack;
+#[cfg(not(target_os = "macos"))]
+use crate::capability::{resolve::Resolve, stack::GrantStack};
+#[cfg(not(target_os = "macos"))]
 use ralc_runtime::plan::LinuxPlan;
 
 pub mod macos;

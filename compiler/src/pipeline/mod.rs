@@ -21,14 +21,13 @@ pub use front_end::{check_files, front_end, FrontEnd};
 pub use launch::{admit_and_project, plan_for, seatbelt_launch, Refusal, RefusalKind};
 pub use load::{Embedded, Files, Loader, Memory};
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::freeze::{FreezeCtx, MemDisk};
     use std::collections::BTreeMap;
     use std::sync::Arc;
 
-    #[cfg(unix)]
     /// The whole pipeline from a text in memory to a Linux plan, touching nothing.
     #[test]
     fn a_profile_in_memory_compiles_admits_and_renders() {
