@@ -1,4 +1,5 @@
 //! Helpers the suites in `tests/` share.
 
+pub mod golden;
 pub mod multitool;
 pub mod sbpl;

@@ -98,16 +98,8 @@ fn golden_path(file: &str) -> PathBuf {
         .join(file)
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: the documented bless switch, RALC_BLESS=1, writes the goldens"
-)]
 fn bless(file: &str, text: &str) -> bool {
-    if std::env::var_os("RALC_BLESS").is_none() {
-        return false;
-    }
-    std::fs::write(golden_path(file), format!("{text}\n")).expect("bless");
-    true
+    ralc_tests::golden::bless("linux", file, text)
 }
 
 fn check(file: &str, text: &str) {

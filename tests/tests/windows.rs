@@ -69,19 +69,8 @@ const GOLDEN: &[(&str, &str, &str)] = &[
     ),
 ];
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: the documented bless switch, RALC_BLESS=1, writes the goldens"
-)]
 fn bless(file: &str, text: &str) -> bool {
-    if std::env::var_os("RALC_BLESS").is_none() {
-        return false;
-    }
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/windows")
-        .join(file);
-    std::fs::write(p, format!("{text}\n")).expect("bless");
-    true
+    ralc_tests::golden::bless("windows", file, text)
 }
 
 #[test]

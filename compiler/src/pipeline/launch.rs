@@ -159,11 +159,12 @@ fn excluded_carrier(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::capability::testkit::*;
 
-    fn stack() -> GrantStack {
+    /// A stack reading a home but its `.ssh`, running `/usr/bin`.
+    pub(crate) fn stack() -> GrantStack {
         GrantStack::new(vec![L::new("p.ral")
             .read("/Users/u")
             .deny("/Users/u/.ssh")
@@ -171,7 +172,8 @@ mod tests {
             .done()])
     }
 
-    fn host() -> FakeHost {
+    /// A host with `cat` on its PATH.
+    pub(crate) fn host() -> FakeHost {
         FakeHost::new().on_path("cat", "/usr/bin/cat")
     }
 

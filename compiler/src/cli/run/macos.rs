@@ -53,20 +53,8 @@ pub fn run(stack: &GrantStack, r: &dyn Resolve, program: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capability::testkit::*;
+    use crate::pipeline::launch::tests::{host, stack};
     use ralc_runtime::macos::unified_log::parse_line;
-
-    fn stack() -> GrantStack {
-        GrantStack::new(vec![L::new("p.ral")
-            .read("/Users/u")
-            .deny("/Users/u/.ssh")
-            .dir("/usr/bin", allow())
-            .done()])
-    }
-
-    fn host() -> FakeHost {
-        FakeHost::new().on_path("cat", "/usr/bin/cat")
-    }
 
     #[test]
     fn after_a_failed_run_hints_and_the_128_note() {
