@@ -9,6 +9,15 @@
 //!
 //! The goldens are POSIX paths frozen under this host's rules, hence unix only.
 #![cfg(unix)]
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use ralc::capability::projection::SandboxProjection;
 use ralc::freeze::{FreezeCtx, MemDisk};

@@ -14,6 +14,19 @@
 //! python3-venv and git as root; pyenv is the user's own, and where it is absent the shim
 //! job is a counted skip printed with its reason (the venv job then runs on the system
 //! `python3`). A missing toolchain otherwise fails the suite.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 

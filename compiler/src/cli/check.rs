@@ -9,18 +9,6 @@ use std::io::IsTerminal;
 /// Exit code when any error was reported (the shared `cli::EXIT_NO`).
 pub const EXIT_ERRORS: i32 = super::EXIT_NO;
 
-/// The layers named by the arguments, in `pipeline::StackRequest`'s order: positional
-/// files first, then `-p`, `--extend` and `--restrict` files in the order given.
-pub fn layer_names(args: &CheckArgs) -> Vec<String> {
-    args.files
-        .iter()
-        .chain(&args.stack.profiles)
-        .chain(&args.stack.extend)
-        .chain(&args.stack.restrict)
-        .cloned()
-        .collect()
-}
-
 /// Render a report for stdout in the chosen format: human, JSON, SARIF 2.1.0 (artifact
 /// URIs relative to `cwd` where they lie beneath it) or GitHub workflow annotations.
 pub fn render(
@@ -40,7 +28,7 @@ pub fn render(
 
 /// The process's working directory as text, for relative SARIF URIs.
 pub fn process_cwd() -> Option<String> {
-    std::env::current_dir()
+    crate::reader::working_dir()
         .ok()?
         .into_os_string()
         .into_string()

@@ -128,7 +128,7 @@ pub fn json_report(changes: &[Change]) -> String {
             })
         }).collect::<Vec<_>>(),
     });
-    let mut s = serde_json::to_string(&v).expect("a JSON value always serialises");
+    let mut s = v.to_string();
     s.push('\n');
     s
 }
@@ -262,9 +262,7 @@ pub fn run(args: &DiffArgs) -> i32 {
         Some((o, n)) => (vec![o.clone()], vec![n.clone()]),
         None => (Vec::new(), Vec::new()),
     };
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_string));
+    let cwd = super::check::process_cwd();
     let old_c = compile(old.request_at(&old_pos, ctx.clone()), &old.loader());
     let new_c = compile(new.request_at(&new_pos, ctx.clone()), &new.loader());
     for c in [&old_c, &new_c] {

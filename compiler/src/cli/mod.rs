@@ -55,6 +55,10 @@ pub const EXIT_MISSING: i32 = 127;
 /// The exit status of a launch the library refused: usage when no program was named; 127
 /// when the program does not exist wherever that is found out (a path the guard judged
 /// lexically, with nothing there, counts too); else 126.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: whether a refused program's real path exists (exit 127)"
+)]
 pub fn exit_for(refused: &crate::pipeline::Refusal) -> i32 {
     use crate::pipeline::RefusalKind;
     match &refused.kind {

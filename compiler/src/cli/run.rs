@@ -18,6 +18,10 @@ pub mod macos;
 
 /// This executable's canonical path (what every plan protects).
 #[cfg(target_os = "linux")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: this executable's real path, from /proc/self/exe"
+)]
 pub fn own_path() -> String {
     std::fs::canonicalize("/proc/self/exe")
         .ok()
@@ -27,6 +31,10 @@ pub fn own_path() -> String {
 
 /// This executable's canonical path (what every plan and profile protects).
 #[cfg(not(target_os = "linux"))]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: this executable's real path, from current_exe"
+)]
 pub fn own_path() -> String {
     std::env::current_exe()
         .and_then(std::fs::canonicalize)
@@ -43,7 +51,10 @@ pub fn run(args: &RunArgs) -> i32 {
 }
 
 /// `ralc run` through a `LinuxPlan` (every host but Windows; it refuses off Linux).
-#[cfg_attr(windows, allow(dead_code))]
+#[cfg_attr(
+    windows,
+    allow(dead_code, reason = "Windows runs its own plan: run_windows::run")
+)]
 fn run_linux_plan(args: &RunArgs) -> i32 {
     let s = &args.stack;
     if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {

@@ -49,7 +49,7 @@ impl StackArgs {
 
 /// Files named from this process's working directory, and `std:NAME`.
 pub fn loader(outside_ok: bool) -> Files {
-    let cwd = std::env::current_dir().map_err(|e| e.to_string());
+    let cwd = crate::reader::working_dir().map_err(|e| e.to_string());
     Files::new(cwd, outside_ok)
 }
 
