@@ -139,7 +139,7 @@ impl Places {
 
 /// One finding of one lint: a [`Diagnostic`], built with the diagnostic model's own
 /// builder from [`finding`], whose code (the lint's name) and severity (its level) the
-/// runner applies ([`leveled`]).
+/// runner applies (`leveled`).
 pub type Finding = Diagnostic;
 
 /// A finding saying `message` at `span`, its code and level not yet applied.

@@ -3,8 +3,8 @@
 //!
 //! - [`load`]: the [`Loader`] trait, the one way profile texts come in (`std:NAME`
 //!   embedded, files through the reviewed reader, texts held in memory);
-//! - [`front_end`]: one layer parsed, evaluated and typechecked;
-//! - [`compile`]: a [`StackRequest`] frozen and composed into a `GrantStack`;
+//! - [`front_end`](mod@front_end): one layer parsed, evaluated and typechecked;
+//! - [`compile`](mod@compile): a [`StackRequest`] frozen and composed into a `GrantStack`;
 //! - [`launch`]: a program admitted, the projection folded, the plan rendered.
 //!
 //! It never reads the process (arguments, environment, working directory), never prints

@@ -54,10 +54,10 @@ pub fn render(
 /// `--restrict`): each one beneath a writable bind is shown read-only, and it and its
 /// ancestors up to that bind are rename guards.
 ///
-/// In sections: the exec admits ([`exec_admits`]), the file system shown and Landlock's
-/// rights over it ([`show_fs`]), what no run may rename away ([`rename_protection`]), the
-/// envelope's own ([`envelope`]), then one bind per path ([`Draft::settle`]) and the
-/// seccomp set ([`seccomp_for`]).
+/// In sections: the exec admits (`exec_admits`), the file system shown and Landlock's
+/// rights over it (`show_fs`), what no run may rename away (`rename_protection`), the
+/// envelope's own (`envelope`), then one bind per path (`Draft::settle`) and the
+/// seccomp set (`seccomp_for`).
 pub fn render_with_profiles(
     projection: &SandboxProjection,
     program: &LaunchProgram,

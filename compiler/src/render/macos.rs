@@ -271,9 +271,9 @@ impl Out {
 /// launch (empty: the stack's profile alone); `self_path` is ralc's executable on the
 /// target, which every profile write-protects.
 ///
-/// The sections in precedence order, each its own function: [`fs_allows`],
-/// [`exec_rules`] (and their ancestors), [`fs_denies`], [`pins`], [`net`]; then
-/// [`Out::finish`] refuses what the target cannot take.
+/// The sections in precedence order, each its own function: `fs_allows`,
+/// `exec_rules` (and their ancestors), `fs_denies`, `pins`, `net`; then
+/// `Out::finish` refuses what the target cannot take.
 pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) -> SeatbeltProfile {
     let mut o = Out {
         text: format!(

@@ -24,10 +24,10 @@ use ralc_runtime::plan::windows::{
 /// Render the plan. `program`: the admitted program's real path, when the plan launches
 /// one.
 ///
-/// In sections: the network and the exec note ([`network_and_exec`]), an unrestricted
-/// file system ([`unrestricted`]), the canonical paths ([`Canonical::of`]), what cannot be
-/// carved ([`refuse_uncarvable`]) and the exclusion lists, then the stamps ([`stamp`],
-/// [`settle_stamps`]). Each refusing section stops the plan there.
+/// In sections: the network and the exec note (`network_and_exec`), an unrestricted
+/// file system (`unrestricted`), the canonical paths (`Canonical::of`), what cannot be
+/// carved (`refuse_uncarvable`) and the exclusion lists, then the stamps (`stamp`,
+/// `settle_stamps`). Each refusing section stops the plan there.
 pub fn render(
     projection: &SandboxProjection,
     program: Option<&str>,
