@@ -10,5 +10,6 @@
 )]
 
 pub mod bin;
+pub mod golden;
 pub mod multitool;
 pub mod sbpl;
