@@ -3,7 +3,8 @@
 //! The pipeline (see `ARCHITECTURE.md`): `syntax` (lex, parse) → `eval` (the data subset)
 //! → `typecheck` (grant's declared table) → `freeze` (paths, against one `FreezeCtx`) →
 //! `capability` (the model: tables, `GrantStack`, judgments) → `lint`, `render`, and the
-//! `cli`. Everything but `freeze`'s disk trait implementation, `reader` and `cli` is pure.
+//! `cli`; `format` prints a parsed profile back in its canonical layout (`ralc fmt`).
+//! Everything but `freeze`'s disk trait implementation, `reader` and `cli` is pure.
 
 #![forbid(unsafe_code)]
 
@@ -12,6 +13,7 @@ pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod eval;
+pub mod format;
 pub mod freeze;
 pub mod guard;
 pub mod lint;

@@ -35,10 +35,21 @@ pub struct Directives {
     pub problems: Vec<Problem>,
 }
 
+/// The rest of a comment's body after `ralc:`, when the body (the text after its `#`s)
+/// opens a directive, well-formed or not.
+fn directive_rest(body: &str) -> Option<&str> {
+    body.trim_start().strip_prefix("ralc:")
+}
+
+/// Whether a comment (its text from the first `#`) is a directive, well-formed or not.
+/// The formatter keeps the entry a directive covers on the lines it covers.
+pub fn is_directive(comment: &str) -> bool {
+    directive_rest(comment.trim_start().trim_start_matches('#')).is_some()
+}
+
 /// Parse the body after `#`: `Ok(None)` when it is not a directive at all.
 fn parse_body(body: &str) -> Result<Option<(Level, Vec<String>, String)>, String> {
-    let t = body.trim_start();
-    let Some(rest) = t.strip_prefix("ralc:") else {
+    let Some(rest) = directive_rest(body) else {
         return Ok(None);
     };
     let rest = rest.trim_start();
