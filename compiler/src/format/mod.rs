@@ -10,7 +10,7 @@
 //! they were written: on their own lines before an entry, after an entry on its line, at
 //! the end of a bracket, or after its `[`. The entry after a `# ralc:` directive keeps the
 //! lines the directive covers: written on one line, it stays on one line whatever the
-//! width.
+//! width; written over several, its value is kept as written, line for line.
 //!
 //! Pure: text in, text out. It never prints a file that does not parse (the parser's
 //! diagnostics are returned instead), and it checks its own output: the text it returns
@@ -95,8 +95,8 @@ enum Force {
     Auto,
     /// On one line, records too, whatever the width (a directive covers the line).
     Flat,
-    /// One element per line (a directive covers only the first line).
-    Break,
+    /// As written, line for line (a directive covers the first of its lines).
+    AsWritten,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,7 +218,7 @@ impl Builder<'_> {
         } else if self.newlines(start, end) == 0 {
             Force::Flat
         } else {
-            Force::Break
+            Force::AsWritten
         }
     }
 
@@ -273,7 +273,17 @@ impl Builder<'_> {
         Ok(Layout { items, dangling })
     }
 
+    /// The text of `e` as written, comments and all.
+    fn as_written(&mut self, e: &Expr) -> Node {
+        let mut last = e.span.start;
+        let _ = self.take_before(e.span.end, &mut last);
+        Node::Atom(self.slice(e.span).to_string())
+    }
+
     fn expr(&mut self, e: &Expr, force: Force) -> Result<Node, Refusal> {
+        if force == Force::AsWritten {
+            return Ok(self.as_written(e));
+        }
         Ok(match &e.kind {
             ExprKind::Str(s) => Node::Atom(self.string(e.span, s)),
             // a word ending in `:` would lose its colon before `]` or a newline
@@ -302,12 +312,7 @@ impl Builder<'_> {
                     .collect();
                 self.bracket(e, Shape::Map, &parts, force)?
             }
-            ExprKind::Outside(_) => {
-                // printed as written, comments and all
-                let mut last = e.span.start;
-                let _ = self.take_before(e.span.end, &mut last);
-                Node::Atom(self.slice(e.span).to_string())
-            }
+            ExprKind::Outside(_) => self.as_written(e),
             ExprKind::Error => {
                 return Err(Refusal::Unfaithful(
                     "the tree holds a node the parser could not read".into(),
@@ -358,42 +363,55 @@ impl Builder<'_> {
             }
             let v = p.value();
             let inner = self.force_of(&leading, start, v.span.end);
-            let head = match p {
-                Part::Item(_) => String::new(),
-                Part::Spread(v) => {
-                    // `...` glued to a word would lex as one word
-                    let glued = matches!(
-                        v.kind,
-                        ExprKind::Var(_)
-                            | ExprKind::Str(_)
-                            | ExprKind::List(_)
-                            | ExprKind::Record { .. }
-                            | ExprKind::Map(_)
-                            | ExprKind::Unit
-                            | ExprKind::Tag(_)
-                    );
-                    if glued { "..." } else { "... " }.to_string()
+            let mut blank_before = blank_before;
+            let (head, value) = if inner == Force::AsWritten && !matches!(p, Part::Spread(_)) {
+                // the entry as written, key to value, line for line, comments and all
+                let mut from = start;
+                let _ = self.take_before(v.span.end, &mut from);
+                let written = self.text.get(start..v.span.end).unwrap_or("");
+                (String::new(), Node::Atom(written.to_string()))
+            } else {
+                let head = match p {
+                    Part::Item(_) => String::new(),
+                    Part::Spread(v) => {
+                        // `...` glued to a word would lex as one word
+                        let glued = matches!(
+                            v.kind,
+                            ExprKind::Var(_)
+                                | ExprKind::Str(_)
+                                | ExprKind::List(_)
+                                | ExprKind::Record { .. }
+                                | ExprKind::Map(_)
+                                | ExprKind::Unit
+                                | ExprKind::Tag(_)
+                        );
+                        if glued { "..." } else { "... " }.to_string()
+                    }
+                    Part::Field(k, _) => format!("{}: ", self.key(k)),
+                    Part::Entry(k, _) => {
+                        let key = self.expr(k, Force::Flat)?;
+                        let Some(text) = flat_node(&key, true) else {
+                            return Err(Refusal::Unfaithful(
+                                "a map key written over several lines".into(),
+                            ));
+                        };
+                        // an integer glued to `:` would lex as a word key
+                        let sep = if matches!(k.kind, ExprKind::Int(_)) { " : " } else { ": " };
+                        format!("{text}{sep}")
+                    }
+                };
+                // comments between a key and its value go before the entry
+                let mut hoisted = self.take_before(v.span.start, &mut last);
+                for c in &mut hoisted {
+                    c.blank_before = false;
                 }
-                Part::Field(k, _) => format!("{}: ", self.key(k)),
-                Part::Entry(k, _) => {
-                    let key = self.expr(k, Force::Flat)?;
-                    let Some(text) = flat_node(&key, true) else {
-                        return Err(Refusal::Unfaithful(
-                            "a map key written over several lines".into(),
-                        ));
-                    };
-                    // an integer glued to `:` would lex as a word key
-                    let sep = if matches!(k.kind, ExprKind::Int(_)) { " : " } else { ": " };
-                    format!("{text}{sep}")
+                if let Some(c) = hoisted.first_mut() {
+                    c.blank_before = std::mem::take(&mut blank_before);
                 }
+                leading.append(&mut hoisted);
+                let value = self.expr(v, inner)?;
+                (head, value)
             };
-            // comments between a key and its value go before the entry
-            let mut hoisted = self.take_before(v.span.start, &mut last);
-            for c in &mut hoisted {
-                c.blank_before = false;
-            }
-            leading.append(&mut hoisted);
-            let value = self.expr(v, inner)?;
             last = last.max(v.span.end);
             let limit = parts.get(i + 1).map_or(close, Part::start);
             let trailing = self.same_line(v.span.end, limit, &mut last);
@@ -446,7 +464,7 @@ fn flat_node(n: &Node, records: bool) -> Option<String> {
 }
 
 fn flat_bracket(b: &Bracket, records: bool) -> Option<String> {
-    if b.open.is_some() || !b.dangling.is_empty() || b.force == Force::Break {
+    if b.open.is_some() || !b.dangling.is_empty() {
         return None;
     }
     let records = records || b.force == Force::Flat;
@@ -526,7 +544,7 @@ fn node(n: &Node, indent: usize, col: usize, tail: usize, out: &mut String) {
     let flat = match b.force {
         _ if empty => flat_bracket(b, true),
         Force::Flat => flat_bracket(b, true),
-        Force::Break => None,
+        Force::AsWritten => None,
         Force::Auto if b.shape == Shape::List => {
             flat_bracket(b, false).filter(|s| col + width(s) + tail <= WIDTH)
         }
