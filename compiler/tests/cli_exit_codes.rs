@@ -187,6 +187,8 @@ fn scheme_is_documented() {
         "deputy",
         "run",
         "explain",
+        "diff",
+        "fmt",
         "completions",
     ] {
         assert!(

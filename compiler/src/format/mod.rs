@@ -1,16 +1,17 @@
 //! The canonical layout of a profile (`ralc fmt`): the tree of the one parser
 //! (`syntax::parse_with_comments`) and the lexer's comments, printed back as text.
 //!
-//! The layout (`docs/fmt.md`): two-space indentation; a record or map literal one entry
-//! per line; a list on one line when it fits in [`WIDTH`] columns and holds no comment,
-//! else one item per line; every entry of a broken bracket followed by a comma; quoted
-//! strings in `'…'`, in `#'…'#` when the text holds a `'`, and in `"…"` only where they
-//! interpolate or carry a control character; words, numbers, tags and `$name` as
-//! written; one blank line kept where the source had one or more. Comments stay where
+//! The layout (`docs/cli.md`, "ralc fmt"): two-space indentation; a record or map
+//! literal one entry per line; a list on one line when it fits in [`WIDTH`] columns and
+//! holds no comment, else one item per line; every entry of a broken bracket followed by
+//! a comma; quoted strings in `'…'`, in `#'…'#` when the text holds a `'`, and in `"…"`
+//! only where they interpolate or carry a control character; words, numbers, tags and
+//! `$name` as written (a word ending in `:` quoted); one blank line kept where the source
+//! had one or more; constructs outside the data subset as written. Comments stay where
 //! they were written: on their own lines before an entry, after an entry on its line, at
 //! the end of a bracket, or after its `[`. The entry after a `# ralc:` directive keeps the
 //! lines the directive covers: written on one line, it stays on one line whatever the
-//! width; written over several, its value is kept as written, line for line.
+//! width; written over several, it is kept as written, line for line.
 //!
 //! Pure: text in, text out. It never prints a file that does not parse (the parser's
 //! diagnostics are returned instead), and it checks its own output: the text it returns
