@@ -52,7 +52,10 @@ fn check_reports_a_diff_and_writes_nothing() {
     assert!(diff.contains("\n+    git: 'allow',\n"), "{diff}");
     assert!(diff.contains("\n\\ No newline at end of file\n"), "{diff}");
     assert!(!diff.contains("tidy.ral"), "{diff}");
-    assert_eq!(std::fs::read_to_string(d.join("messy.ral")).expect("read"), MESSY);
+    assert_eq!(
+        std::fs::read_to_string(d.join("messy.ral")).expect("read"),
+        MESSY
+    );
     // every file formatted: 0, nothing printed
     let out = ralc(&["fmt", "--check", "tidy.ral"], d, None);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
@@ -72,11 +75,17 @@ fn rewrites_in_place_keeping_the_permissions() {
     }
     let out = ralc(&["fmt", "messy.ral"], d, None);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert_eq!(std::fs::read_to_string(d.join("messy.ral")).expect("read"), TIDY);
+    assert_eq!(
+        std::fs::read_to_string(d.join("messy.ral")).expect("read"),
+        TIDY
+    );
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(d.join("messy.ral")).expect("stat").permissions().mode();
+        let mode = std::fs::metadata(d.join("messy.ral"))
+            .expect("stat")
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o640);
     }
     // no stray temporary file is left beside it
@@ -87,7 +96,12 @@ fn rewrites_in_place_keeping_the_permissions() {
         .collect();
     assert_eq!(names, vec!["messy.ral".to_string()]);
     // and now it checks clean
-    assert_eq!(ralc(&["fmt", "--check", "messy.ral"], d, None).status.code(), Some(0));
+    assert_eq!(
+        ralc(&["fmt", "--check", "messy.ral"], d, None)
+            .status
+            .code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -107,11 +121,20 @@ fn a_file_that_does_not_parse_is_left_alone_with_its_diagnostic() {
         let err = text(&out.stderr);
         assert!(err.contains("[E0105]"), "{err}");
         assert!(err.contains("broken.ral:2:23"), "{err}");
-        assert!(err.contains("broken.ral: not formatted: it does not parse"), "{err}");
-        assert_eq!(std::fs::read_to_string(d.join("broken.ral")).expect("read"), BROKEN);
+        assert!(
+            err.contains("broken.ral: not formatted: it does not parse"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("broken.ral")).expect("read"),
+            BROKEN
+        );
     }
     // the other file was still formatted (the run without --check came first)
-    assert_eq!(std::fs::read_to_string(d.join("messy.ral")).expect("read"), TIDY);
+    assert_eq!(
+        std::fs::read_to_string(d.join("messy.ral")).expect("read"),
+        TIDY
+    );
 }
 
 #[test]
@@ -133,7 +156,12 @@ fn standard_input_and_usage() {
         &["fmt", "-", "-"],
     ] {
         let out = ralc(args, d, None);
-        assert_eq!(out.status.code(), Some(2), "ralc {}: {out:?}", args.join(" "));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "ralc {}: {out:?}",
+            args.join(" ")
+        );
     }
     for shell in ["bash", "zsh", "fish"] {
         let out = ralc(&["completions", shell], d, None);

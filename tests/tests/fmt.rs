@@ -117,7 +117,9 @@ fn check_one(what: &str, text: &[u8]) -> Result<bool, String> {
         Ok(out) => out,
         Err(Refusal::Syntax(d)) => {
             return if diags.is_empty() {
-                Err(format!("{what}: refused as not parsing, but it parses: {d:?}"))
+                Err(format!(
+                    "{what}: refused as not parsing, but it parses: {d:?}"
+                ))
             } else {
                 Ok(false)
             };
@@ -376,7 +378,7 @@ impl Lay {
     fn gap(&mut self, out: &mut String, may_be_empty: bool) {
         match self.pick(9) {
             0 if may_be_empty => {}
-            0 | 1 | 2 | 3 => out.push(' '),
+            0..=3 => out.push(' '),
             4 | 5 => out.push_str("\n  "),
             6 => out.push_str("\n\n    "),
             7 => out.push_str(" # a comment, [with] 'quotes'\n"),

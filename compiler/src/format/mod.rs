@@ -229,8 +229,8 @@ impl Builder<'_> {
         for (i, it) in p.items.iter().enumerate() {
             let span = it.span();
             let mut leading = self.take_before(span.start, &mut last);
-            let blank_before = (i > 0 || !leading.is_empty())
-                && self.newlines(last, span.start) >= 2;
+            let blank_before =
+                (i > 0 || !leading.is_empty()) && self.newlines(last, span.start) >= 2;
             if i == 0 {
                 if let Some(c) = leading.first_mut() {
                     c.blank_before = false;
@@ -243,7 +243,9 @@ impl Builder<'_> {
                 self.force_of(&leading, span.start, span.end)
             };
             let (head, value) = match it {
-                Item::Let { name, value, .. } => (format!("let {name} = "), self.expr(value, force)?),
+                Item::Let { name, value, .. } => {
+                    (format!("let {name} = "), self.expr(value, force)?)
+                }
                 Item::Return { value: Some(v), .. } => ("return ".into(), self.expr(v, force)?),
                 Item::Return { value: None, .. } => (String::new(), Node::Atom("return".into())),
                 Item::Expr(e) => (String::new(), self.expr(e, force)?),
@@ -355,8 +357,7 @@ impl Builder<'_> {
         for (i, p) in parts.iter().enumerate() {
             let start = p.start();
             let mut leading = self.take_before(start, &mut last);
-            let blank_before =
-                (i > 0 || !leading.is_empty()) && self.newlines(last, start) >= 2;
+            let blank_before = (i > 0 || !leading.is_empty()) && self.newlines(last, start) >= 2;
             if i == 0 && open.is_none() {
                 if let Some(c) = leading.first_mut() {
                     c.blank_before = false;
@@ -397,7 +398,11 @@ impl Builder<'_> {
                             ));
                         };
                         // an integer glued to `:` would lex as a word key
-                        let sep = if matches!(k.kind, ExprKind::Int(_)) { " : " } else { ": " };
+                        let sep = if matches!(k.kind, ExprKind::Int(_)) {
+                            " : "
+                        } else {
+                            ": "
+                        };
                         format!("{text}{sep}")
                     }
                 };
@@ -598,7 +603,10 @@ mod tests {
         let items: Vec<String> = (0..12).map(|i| format!("'/some/long/path/{i}'")).collect();
         let src = format!("let x = [{}]\n", items.join(", "));
         let out = fmt(&src);
-        assert!(out.starts_with("let x = [\n  '/some/long/path/0',\n"), "{out}");
+        assert!(
+            out.starts_with("let x = [\n  '/some/long/path/0',\n"),
+            "{out}"
+        );
         assert!(out.ends_with("  '/some/long/path/11',\n]\n"), "{out}");
         assert!(out.lines().all(|l| width(l) <= WIDTH));
     }
@@ -608,7 +616,10 @@ mod tests {
         assert_eq!(quote("a"), "'a'");
         assert_eq!(quote("it's"), "#'it's'#");
         assert_eq!(quote("a'#b"), "##'a'#b'##");
-        assert_eq!(fmt("[\"a\", #'b'#, \"c'd\", \"$x\", \"t\\tu\"]"), "['a', 'b', #'c'd'#, \"$x\", \"t\\tu\"]\n");
+        assert_eq!(
+            fmt("[\"a\", #'b'#, \"c'd\", \"$x\", \"t\\tu\"]"),
+            "['a', 'b', #'c'd'#, \"$x\", \"t\\tu\"]\n"
+        );
     }
 
     #[test]
@@ -630,7 +641,10 @@ mod tests {
             long.join(", ")
         );
         let out = fmt(&src);
-        assert!(out.contains(&format!("    write: [{}],\n", long.join(", "))), "{out}");
+        assert!(
+            out.contains(&format!("    write: [{}],\n", long.join(", "))),
+            "{out}"
+        );
         assert_eq!(fmt(&out), out);
     }
 

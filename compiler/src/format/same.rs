@@ -78,8 +78,7 @@ pub fn expr(a: &Expr, b: &Expr) -> bool {
         }
         (K::Map(x), K::Map(y)) => {
             x.len() == y.len()
-                && x
-                    .iter()
+                && x.iter()
                     .zip(y)
                     .all(|(p, q)| expr(&p.key, &q.key) && expr(&p.value, &q.value))
         }

@@ -135,15 +135,23 @@ mod tests {
     #[test]
     fn distant_changes_make_two_hunks_and_a_missing_newline_is_said() {
         let old: String = (1..=20).map(|i| format!("{i}\n")).collect();
-        let new = old.replacen("2\n", "two\n", 1).replacen("19\n20\n", "19\n20", 1);
+        let new = old
+            .replacen("2\n", "two\n", 1)
+            .replacen("19\n20\n", "19\n20", 1);
         let d = unified("a", "b", &old, &new);
         assert_eq!(d.matches("@@ -").count(), 2, "{d}");
         assert!(d.contains("-2\n+two\n"), "{d}");
-        assert!(d.ends_with("-20\n+20\n\\ No newline at end of file\n"), "{d}");
+        assert!(
+            d.ends_with("-20\n+20\n\\ No newline at end of file\n"),
+            "{d}"
+        );
     }
 
     #[test]
     fn added_to_an_empty_file() {
-        assert_eq!(unified("a", "b", "", "x\n"), "--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n");
+        assert_eq!(
+            unified("a", "b", "", "x\n"),
+            "--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n"
+        );
     }
 }

@@ -654,7 +654,10 @@ mod tests {
         assert_eq!(got, vec!["#!/usr/bin/env ral", "# one", "# two"]);
         let raw = text.find("#'raw").unwrap_or(0);
         let span = Span::new(FileId(0), raw, raw + "#'raw'#".len());
-        assert!(t.contains(&(Tok::Str(StrLit::literal("raw")), span)), "{t:?}");
+        assert!(
+            t.contains(&(Tok::Str(StrLit::literal("raw")), span)),
+            "{t:?}"
+        );
     }
 
     #[test]
