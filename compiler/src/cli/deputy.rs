@@ -225,7 +225,7 @@ pub fn run(args: &DeputyArgs) -> i32 {
                 cwd.as_deref()
             )
         );
-        return super::EXIT_NO;
+        return super::EXIT_BROKEN;
     };
     let places = crate::lint::Places::from_ctx(&compiled.ctx);
     let findings = Report {

@@ -269,7 +269,7 @@ pub fn run(args: &DiffArgs) -> i32 {
     for c in [&old_c, &new_c] {
         if c.has_errors() || c.stack.is_none() {
             print!("{}", broken(c, args.format, cwd.as_deref()));
-            return super::EXIT_USAGE;
+            return super::EXIT_BROKEN;
         }
     }
     let (Some(o), Some(n)) = (&old_c.stack, &new_c.stack) else {

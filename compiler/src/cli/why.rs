@@ -387,7 +387,7 @@ pub fn run(args: &WhyArgs) -> i32 {
             )
         );
         eprintln!("ralc why: the profiles have errors; nothing is answered");
-        return super::EXIT_NO;
+        return super::EXIT_BROKEN;
     };
     let mut out = String::new();
     let mut err = String::new();
