@@ -7,7 +7,8 @@
 //! printed, with their spans, and the exit is 2 (no answer).
 //!
 //! Exit: 0 every file formatted (or rewritten), 1 `--check` found a file not formatted,
-//! 2 usage, or a file that cannot be read, does not parse, or could not be written.
+//! 2 no answer: usage (`EXIT_USAGE`), or a file that cannot be read, does not parse, or
+//! could not be written (`EXIT_BROKEN`).
 
 use super::args::FmtArgs;
 use crate::diag::{self, Diagnostic, SourceMap, Span};
@@ -40,7 +41,7 @@ pub fn run(args: &FmtArgs) -> i32 {
         outcomes.push(one(name, args.check));
     }
     if outcomes.contains(&Outcome::Failed) {
-        super::EXIT_USAGE
+        super::EXIT_BROKEN
     } else if outcomes.contains(&Outcome::Differs) {
         super::EXIT_NO
     } else {

@@ -672,6 +672,38 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1000))]
+
+        /// Any soup of the language's pieces: never a panic; what formats is a fixed point.
+        #[test]
+        fn token_soup_never_panics(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(&[
+                    "[", "]", ",", ": ", ":", " ", "\n", "# c\n", "# ralc: allow(x) y\n",
+                    "a", "b:", "'s'", "\"$v\"", "#'q'#", "...", "$v", "let v = ", "return ",
+                    ";", "`t", "()", "{", "}", "5", "true", "|", "\"\t\"", "'x\ny'",
+                ][..]),
+                0..40,
+            )
+        ) {
+            let src: String = pieces.concat();
+            match format_source(FileId(0), src.as_bytes()) {
+                Ok(once) => {
+                    let twice = format_source(FileId(0), once.as_bytes());
+                    proptest::prop_assert!(
+                        matches!(&twice, Ok(t) if *t == once),
+                        "{src:?}\n{once}\n{twice:?}"
+                    );
+                }
+                Err(Refusal::Syntax(d)) => proptest::prop_assert!(!d.is_empty()),
+                Err(Refusal::Unfaithful(why)) => {
+                    proptest::prop_assert!(false, "{src:?}: {why}")
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_file_that_does_not_parse_is_refused() {
         match format_source(FileId(0), b"[a: 'x' b: 'y']") {
