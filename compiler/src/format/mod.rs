@@ -11,7 +11,8 @@
 //! they were written: on their own lines before an entry, after an entry on its line, at
 //! the end of a bracket, or after its `[`. The entry after a `# ralc:` directive keeps the
 //! lines the directive covers: written on one line, it stays on one line whatever the
-//! width; written over several, it is kept as written, line for line.
+//! width; written over several, it is kept as written, line for line; the entries after
+//! it on its line stay there.
 //!
 //! Pure: text in, text out. It never prints a file that does not parse (the parser's
 //! diagnostics are returned instead), and it checks its own output: the text it returns
@@ -132,6 +133,9 @@ struct Bracket {
 struct Elem {
     leading: Vec<Comment>,
     blank_before: bool,
+    /// On the line of the element before it, after its comma: the two shared a line a
+    /// directive covers.
+    joined: bool,
     head: String,
     value: Node,
     trailing: Option<String>,
@@ -214,9 +218,16 @@ impl Builder<'_> {
 
     /// How the element from `start` to `end`, under `leading` comments, must be laid out.
     fn force_of(&self, leading: &[Comment], start: usize, end: usize) -> Force {
-        if !leading.iter().any(|c| is_directive(&c.text)) {
+        if leading.iter().any(|c| is_directive(&c.text)) {
+            self.force_by_lines(start, end)
+        } else {
             Force::Auto
-        } else if self.newlines(start, end) == 0 {
+        }
+    }
+
+    /// Keep the lines of the element from `start` to `end`: one line stays one line.
+    fn force_by_lines(&self, start: usize, end: usize) -> Force {
+        if self.newlines(start, end) == 0 {
             Force::Flat
         } else {
             Force::AsWritten
@@ -262,6 +273,7 @@ impl Builder<'_> {
             items.push(Elem {
                 leading,
                 blank_before,
+                joined: false,
                 head,
                 value,
                 trailing,
@@ -354,6 +366,8 @@ impl Builder<'_> {
         let first = parts.first().map_or(close, Part::start);
         let open = self.same_line(last, first, &mut last);
         let mut elems = Vec::new();
+        // the end of the element before, when a directive covers its line
+        let mut covered: Option<usize> = None;
         for (i, p) in parts.iter().enumerate() {
             let start = p.start();
             let mut leading = self.take_before(start, &mut last);
@@ -364,7 +378,15 @@ impl Builder<'_> {
                 }
             }
             let v = p.value();
-            let inner = self.force_of(&leading, start, v.span.end);
+            // an element on the covered line of the one before stays on that line
+            let joined =
+                leading.is_empty() && covered.is_some_and(|e| self.newlines(e, start) == 0);
+            let inner = if joined {
+                self.force_by_lines(start, v.span.end)
+            } else {
+                self.force_of(&leading, start, v.span.end)
+            };
+            covered = (joined || inner != Force::Auto).then_some(v.span.end);
             let mut blank_before = blank_before;
             let (head, value) = if inner == Force::AsWritten && !matches!(p, Part::Spread(_)) {
                 // the entry as written, key to value, line for line, comments and all
@@ -424,6 +446,7 @@ impl Builder<'_> {
             elems.push(Elem {
                 leading,
                 blank_before,
+                joined,
                 head,
                 value,
                 trailing,
@@ -493,7 +516,7 @@ fn flat_bracket(b: &Bracket, records: bool) -> Option<String> {
 fn render(layout: &Layout) -> String {
     let mut out = String::new();
     for el in &layout.items {
-        element(el, 0, &mut out);
+        element(el, 0, false, &mut out);
     }
     comments(&layout.dangling, 0, &mut out);
     out
@@ -510,13 +533,16 @@ fn comments(cs: &[Comment], indent: usize, out: &mut String) {
     }
 }
 
-/// One element on its own line(s) at `indent`, a comma after it inside a bracket.
-fn element(el: &Elem, indent: usize, out: &mut String) {
-    comments(&el.leading, indent, out);
-    if el.blank_before {
-        out.push('\n');
+/// One element on its own line(s) at `indent` (or after the one before, when `joined`),
+/// a comma after it inside a bracket; `next_joined`: the next element follows on its line.
+fn element(el: &Elem, indent: usize, next_joined: bool, out: &mut String) {
+    if !el.joined {
+        comments(&el.leading, indent, out);
+        if el.blank_before {
+            out.push('\n');
+        }
+        out.push_str(&" ".repeat(indent));
     }
-    out.push_str(&" ".repeat(indent));
     out.push_str(&el.head);
     let comma = indent > 0;
     node(
@@ -528,6 +554,10 @@ fn element(el: &Elem, indent: usize, out: &mut String) {
     );
     if comma {
         out.push(',');
+    }
+    if next_joined {
+        out.push(' ');
+        return;
     }
     if let Some(t) = &el.trailing {
         out.push(' ');
@@ -571,8 +601,9 @@ fn node(n: &Node, indent: usize, col: usize, tail: usize, out: &mut String) {
         out.push_str(&" ".repeat(inner));
         out.push_str(":,\n");
     }
-    for el in &b.elems {
-        element(el, inner, out);
+    for (i, el) in b.elems.iter().enumerate() {
+        let next_joined = b.elems.get(i + 1).is_some_and(|n| n.joined);
+        element(el, inner, next_joined, out);
     }
     comments(&b.dangling, inner, out);
     out.push_str(&" ".repeat(indent));
@@ -644,6 +675,17 @@ mod tests {
         assert!(
             out.contains(&format!("    write: [{}],\n", long.join(", "))),
             "{out}"
+        );
+        assert_eq!(fmt(&out), out);
+    }
+
+    #[test]
+    fn entries_sharing_a_directive_line_stay_on_it() {
+        let src = "[\n  exec: [\n    # ralc: allow(deputy-prefix) it builds\n    'cwd:/': \"allow\", go: [\n  build],\n    git: 'allow', bash: 'deny',\n  ],\n]\n";
+        let out = fmt(src);
+        assert_eq!(
+            out,
+            "[\n  exec: [\n    # ralc: allow(deputy-prefix) it builds\n    'cwd:/': 'allow', go: [\n  build],\n    git: 'allow',\n    bash: 'deny',\n  ],\n]\n"
         );
         assert_eq!(fmt(&out), out);
     }
