@@ -356,9 +356,83 @@ fn profile() -> impl Strategy<Value = (Vec<(&'static str, G)>, G)> {
                 )
             )
                 .prop_map(|m| G::Record(None, m.into_iter().collect())),
+            4 => grant(),
             1 => value(3),
         ],
     )
+}
+
+const PATHS: &[&str] = &[
+    "/usr",
+    "/usr/share",
+    "/etc",
+    "/",
+    "~",
+    "~/.ssh",
+    "~/.aws",
+    "cwd:",
+    "cwd:.git/hooks",
+    "tempdir:",
+    "xdg:config/gh",
+];
+const PROGRAMS: &[&str] = &[
+    "system:",
+    "/usr/bin/",
+    "cwd:/",
+    "git",
+    "bash",
+    "/usr/bin/git",
+];
+
+/// A grant the model and the lints have much to say about: a list of paths per fs member,
+/// exec entries, the network (so that a directive's cover moves findings if lines move).
+fn grant() -> impl Strategy<Value = G> {
+    let paths = || {
+        proptest::collection::vec(
+            proptest::sample::select(PATHS).prop_map(|p| G::Str(p.to_string())),
+            0..6,
+        )
+        .prop_map(G::List)
+    };
+    let policy = prop_oneof![
+        Just(G::Str("allow".into())),
+        Just(G::Str("deny".into())),
+        Just(G::List(vec![G::Word("status"), G::Str("log".into())])),
+    ];
+    (
+        paths(),
+        paths(),
+        paths(),
+        proptest::collection::btree_map(
+            proptest::sample::select(PROGRAMS).prop_map(str::to_string),
+            policy,
+            0..5,
+        ),
+        any::<bool>(),
+    )
+        .prop_map(|(read, write, deny, exec, offline)| {
+            let mut fields = vec![
+                (
+                    "exec".to_string(),
+                    G::Record(None, exec.into_iter().collect()),
+                ),
+                (
+                    "fs".to_string(),
+                    G::Record(
+                        None,
+                        vec![
+                            ("read".to_string(), read),
+                            ("write".to_string(), write),
+                            ("deny".to_string(), deny),
+                        ],
+                    ),
+                ),
+            ];
+            if offline {
+                fields.push(("net".to_string(), G::Tag("offline")));
+            }
+            G::Record(None, fields)
+        })
 }
 
 /// Layout choices, consumed in turn as the text is written.
@@ -382,7 +456,7 @@ impl Lay {
             4 | 5 => out.push_str("\n  "),
             6 => out.push_str("\n\n    "),
             7 => out.push_str(" # a comment, [with] 'quotes'\n"),
-            _ => out.push_str("\n# ralc: allow(broad-write) a reason\n  "),
+            _ => out.push_str("\n# ralc: allow(host-run-writable, exclusion-without-allowance, redundant-entry) a reason\n  "),
         }
     }
     fn string(&mut self, s: &str, out: &mut String) {

@@ -12,19 +12,22 @@
 //! the end of a bracket, or after its `[`. The entry after a `# ralc:` directive keeps the
 //! lines the directive covers: written on one line, it stays on one line whatever the
 //! width; written over several, it is kept as written, line for line; the entries after
-//! it on its line stay there.
+//! it on its line stay there. Every directive's cover is then checked (`cover`), and an
+//! element whose layout would move it is kept as written.
 //!
 //! Pure: text in, text out. It never prints a file that does not parse (the parser's
 //! diagnostics are returned instead), and it checks its own output: the text it returns
 //! parses, with no diagnostic, to the same tree (spans aside) and the same comments, or
 //! it refuses.
 
+pub mod cover;
 pub mod same;
 pub mod udiff;
 
 use crate::diag::{Diagnostic, FileId, Span};
 use crate::lint::directive::is_directive;
 use crate::syntax::ast::{Expr, ExprKind, Item, Key, Program, StrLit};
+use std::collections::BTreeSet;
 
 /// The column a list must end within to stay on one line.
 pub const WIDTH: usize = 100;
@@ -50,31 +53,49 @@ pub fn format_source(file: FileId, bytes: &[u8]) -> Result<String, Refusal> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Err(Refusal::Unfaithful("the profile is not UTF-8".into()));
     };
-    let layout = Builder {
-        text,
-        comments: &comments,
-        next: 0,
+    // elements kept as written so that every directive covers what it covered
+    let mut keep: BTreeSet<(usize, usize)> = BTreeSet::new();
+    loop {
+        let layout = Builder {
+            text,
+            comments: &comments,
+            next: 0,
+            keep: &keep,
+        }
+        .program(&program)?;
+        let out = render(&layout);
+        let (again, again_comments, diags) =
+            crate::syntax::parse_with_comments(file, out.as_bytes());
+        if !diags.is_empty() {
+            return Err(Refusal::Unfaithful(format!(
+                "the layout does not parse: {}",
+                diags[0].message
+            )));
+        }
+        if !same::programs(&program, &again) {
+            return Err(Refusal::Unfaithful(
+                "the layout parses to a different tree".into(),
+            ));
+        }
+        if comment_texts(text, &comments) != comment_texts(&out, &again_comments) {
+            return Err(Refusal::Unfaithful(
+                "the layout does not keep every comment".into(),
+            ));
+        }
+        let Ok(moved) = cover::moved(text, &comments, &out, &again_comments) else {
+            return Ok(text.to_string());
+        };
+        if moved.is_empty() {
+            return Ok(out);
+        }
+        for (lo, hi) in moved {
+            match cover::innermost(&program, lo, hi) {
+                Some(el) if keep.insert(el) => {}
+                // no element to keep as written: the file stays as it is
+                _ => return Ok(text.to_string()),
+            }
+        }
     }
-    .program(&program)?;
-    let out = render(&layout);
-    let (again, again_comments, diags) = crate::syntax::parse_with_comments(file, out.as_bytes());
-    if !diags.is_empty() {
-        return Err(Refusal::Unfaithful(format!(
-            "the layout does not parse: {}",
-            diags[0].message
-        )));
-    }
-    if !same::programs(&program, &again) {
-        return Err(Refusal::Unfaithful(
-            "the layout parses to a different tree".into(),
-        ));
-    }
-    if comment_texts(text, &comments) != comment_texts(&out, &again_comments) {
-        return Err(Refusal::Unfaithful(
-            "the layout does not keep every comment".into(),
-        ));
-    }
-    Ok(out)
 }
 
 fn comment_texts<'t>(text: &'t str, spans: &[Span]) -> Vec<&'t str> {
@@ -176,6 +197,8 @@ struct Builder<'a> {
     comments: &'a [Span],
     /// The first comment not yet placed.
     next: usize,
+    /// Elements (`start`, `end`) to print as written (see [`cover`]).
+    keep: &'a BTreeSet<(usize, usize)>,
 }
 
 impl Builder<'_> {
@@ -254,6 +277,11 @@ impl Builder<'_> {
                 self.force_of(&leading, span.start, span.end)
             };
             let (head, value) = match it {
+                _ if self.keep.contains(&(span.start, span.end)) => {
+                    let mut from = span.start;
+                    let _ = self.take_before(span.end, &mut from);
+                    (String::new(), Node::Atom(self.slice(span).to_string()))
+                }
                 Item::Let { name, value, .. } => {
                     (format!("let {name} = "), self.expr(value, force)?)
                 }
@@ -381,7 +409,9 @@ impl Builder<'_> {
             // an element on the covered line of the one before stays on that line
             let joined =
                 leading.is_empty() && covered.is_some_and(|e| self.newlines(e, start) == 0);
-            let inner = if joined {
+            let inner = if self.keep.contains(&(start, v.span.end)) {
+                Force::AsWritten
+            } else if joined {
                 self.force_by_lines(start, v.span.end)
             } else {
                 self.force_of(&leading, start, v.span.end)
@@ -688,6 +718,22 @@ mod tests {
             "[\n  exec: [\n    # ralc: allow(deputy-prefix) it builds\n    'cwd:/': 'allow', go: [\n  build],\n    git: 'allow',\n    bash: 'deny',\n  ],\n]\n"
         );
         assert_eq!(fmt(&out), out);
+    }
+
+    #[test]
+    fn a_directive_anywhere_keeps_its_cover() {
+        // between a key and its value: the entry is kept as written
+        let src = "[\n  fs: [read:\n    # ralc: allow(redundant-entry) r\n    ['/usr'],\n  write: ['/']],\n]\n";
+        let out = fmt(src);
+        assert!(out.contains("  fs: [\n    read:\n    # ralc: allow(redundant-entry) r\n    ['/usr'],\n    write: ['/'],\n  ],\n"), "{out}");
+        // at the end of a bracket, covering the line of its `]` and what follows there
+        let src =
+            "[\n  fs: [read: ['/usr'],\n    # ralc: allow(broad-write) w\n  ], net: `offline,\n]\n";
+        let out = fmt(src);
+        assert!(out.contains("  ], net: `offline,\n"), "{out}");
+        for src in [out.as_str()] {
+            assert_eq!(fmt(src), src);
+        }
     }
 
     #[test]
