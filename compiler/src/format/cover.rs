@@ -50,18 +50,18 @@ fn covers(text: &str, comments: &[Span]) -> (BTreeMap<usize, Vec<usize>>, Vec<Sp
 
 /// Where a layout changes what a directive covers: for each such directive, the range of
 /// the source from the directive through the last token it covers on either side.
-/// `Err(())` when the two texts' tokens do not match one to one (then no range can be
+/// `None` when the two texts' tokens do not match one to one (then no range can be
 /// named).
 pub fn moved(
     text: &str,
     comments: &[Span],
     out: &str,
     out_comments: &[Span],
-) -> Result<Vec<(usize, usize)>, ()> {
+) -> Option<Vec<(usize, usize)>> {
     let (before, tokens) = covers(text, comments);
     let (after, out_tokens) = covers(out, out_comments);
     if tokens.len() != out_tokens.len() {
-        return Err(());
+        return None;
     }
     let mut ranges = Vec::new();
     let keys: std::collections::BTreeSet<usize> =
@@ -71,9 +71,7 @@ pub fn moved(
         if b == a {
             continue;
         }
-        let Some(c) = comments.get(ci) else {
-            return Err(());
-        };
+        let c = comments.get(ci)?;
         let (mut lo, mut hi) = (c.start, c.end);
         for &t in b.into_iter().chain(a).flatten() {
             let s = tokens[t];
@@ -82,7 +80,7 @@ pub fn moved(
         }
         ranges.push((lo, hi));
     }
-    Ok(ranges)
+    Some(ranges)
 }
 
 /// The smallest element holding `lo..hi`: a top-level item, or an element of a bracket
@@ -156,6 +154,6 @@ mod tests {
         // the smallest element holding it is the `fs` entry
         let (s, e) = innermost(&p, lo, hi).expect("an element");
         assert!(before[s..e].starts_with("fs: ["), "{}", &before[s..e]);
-        assert_eq!(moved(before, &c, before, &c), Ok(Vec::new()));
+        assert_eq!(moved(before, &c, before, &c), Some(Vec::new()));
     }
 }

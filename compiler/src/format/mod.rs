@@ -82,7 +82,7 @@ pub fn format_source(file: FileId, bytes: &[u8]) -> Result<String, Refusal> {
                 "the layout does not keep every comment".into(),
             ));
         }
-        let Ok(moved) = cover::moved(text, &comments, &out, &again_comments) else {
+        let Some(moved) = cover::moved(text, &comments, &out, &again_comments) else {
             return Ok(text.to_string());
         };
         if moved.is_empty() {
@@ -584,6 +584,10 @@ fn element(el: &Elem, indent: usize, next_joined: bool, out: &mut String) {
     );
     if comma {
         out.push(',');
+    } else if out.ends_with(':') {
+        // an item kept as written that ends in a word ending in `:` (`echo a:;`): the
+        // colon would split off before a newline
+        out.push(';');
     }
     if next_joined {
         out.push(' ');
@@ -731,9 +735,7 @@ mod tests {
             "[\n  fs: [read: ['/usr'],\n    # ralc: allow(broad-write) w\n  ], net: `offline,\n]\n";
         let out = fmt(src);
         assert!(out.contains("  ], net: `offline,\n"), "{out}");
-        for src in [out.as_str()] {
-            assert_eq!(fmt(src), src);
-        }
+        assert_eq!(fmt(&out), out);
     }
 
     #[test]
