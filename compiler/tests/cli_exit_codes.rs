@@ -3,6 +3,15 @@
 //! not compile); `run` 126 for a broken profile or a
 //! refusal, 127 for a missing program. Each row names the command line and the code; a
 //! row that disagrees is printed with its stderr.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::Path;
 use std::process::Output;

@@ -4,6 +4,15 @@
 //! standard input goes to standard output, usage errors are 2, and the completion
 //! scripts offer the command.
 
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 use std::path::Path;
 use std::process::{Output, Stdio};
 
@@ -82,7 +91,7 @@ fn rewrites_in_place_keeping_the_permissions() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(d.join("messy.ral"))
+        let mode = std::fs::symlink_metadata(d.join("messy.ral"))
             .expect("stat")
             .permissions()
             .mode();

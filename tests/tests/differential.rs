@@ -14,12 +14,24 @@
 //! rename probe moves a directory or file away and back: granted when the guard lets the
 //! program write it and its parent and no exclusion lies at or beneath it (renaming it
 //! would move the excluded path), which the kernel must enforce with its rename guards.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
 use ralc::capability::resolve::Resolve;
 use ralc::cli::args::StackArgs;
-use ralc::compile::{compile, StackRequest};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -248,7 +260,7 @@ fn kernel_agrees_with_the_in_process_judgment() {
             profiles: vec![pfile.clone()],
             ..StackArgs::default()
         };
-        let compiled = compile(StackRequest::from_args(&args, &[]).unwrap());
+        let compiled = args.compile(&[]).unwrap();
         let stack = compiled
             .stack
             .as_ref()
@@ -466,7 +478,7 @@ fn kernel_agrees_with_the_guard_on_links() {
         profiles: vec![pfile.clone()],
         ..StackArgs::default()
     };
-    let compiled = compile(StackRequest::from_args(&args, &[]).unwrap());
+    let compiled = args.compile(&[]).unwrap();
     let stack = compiled.stack.as_ref().expect("the profile compiles");
     let r: &dyn Resolve = &compiled.ctx;
     let mut script_text = String::new();

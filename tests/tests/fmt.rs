@@ -8,6 +8,15 @@
 //! diagnostics and the lint findings at the levels the profile's directives give them.
 //! A file that does not parse is refused, never printed.
 
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 use proptest::prelude::*;
 use ralc::capability::layer::LayerRole;
 use ralc::diag::{Diagnostic, FileId, SourceMap};
@@ -146,6 +155,12 @@ fn check_one(what: &str, text: &[u8]) -> Result<bool, String> {
     Ok(true)
 }
 
+/// A profile's bytes, through the reviewed reader.
+fn read(path: &Path) -> Vec<u8> {
+    ralc::reader::read_bounded(path, ralc::reader::PROFILE_LIMIT)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 fn ral_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
@@ -176,7 +191,7 @@ fn every_profile_in_the_repository_keeps_its_meaning_and_is_a_fixed_point() {
         .iter()
         .map(|f| {
             let rel = f.strip_prefix(repo()).unwrap_or(f).display().to_string();
-            (rel, std::fs::read(f).expect("read a profile"))
+            (rel, read(f))
         })
         .chain(
             ralc::std_profiles::ALL
@@ -221,7 +236,7 @@ fn goldens() {
     )]
     let bless = std::env::var_os("RALC_BLESS").is_some();
     for input in inputs {
-        let text = std::fs::read(&input).expect("read");
+        let text = read(&input);
         let out = format_source(FileId(0), &text)
             .unwrap_or_else(|e| panic!("{}: {e:?}", input.display()));
         let golden = input.with_extension("ral.formatted");

@@ -11,6 +11,15 @@
 //! that file, or `std:NAME` for any entry of a standard profile). `$T` is a fresh
 //! temporary directory; the freeze runs with `--home $T/home --cwd $T/proj` and
 //! `PATH=$T/bin`.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -127,8 +136,7 @@ fn run_case(path: &Path) -> Result<(), String> {
     stack.anchor.env_clear = true;
 
     // The pipeline (the lead's): compile once, then the question through `why`.
-    let req = ralc::compile::StackRequest::from_args(&stack, &[])?;
-    let compiled = ralc::compile::compile(req);
+    let compiled = stack.compile(&[])?;
     let grant_stack = compiled
         .stack
         .as_ref()

@@ -48,7 +48,7 @@ pub fn json_report(report: &Report) -> String {
             "write_entry": entry(&f.write_entry),
         })).collect::<Vec<_>>(),
     });
-    let mut s = serde_json::to_string(&v).expect("a JSON value always serialises");
+    let mut s = v.to_string();
     s.push('\n');
     s
 }
@@ -198,7 +198,7 @@ fn render_diagnostics(
 }
 
 pub fn run(args: &DeputyArgs) -> i32 {
-    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+    let req = match args.stack.request(&args.files) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ralc deputy: {e}");
@@ -210,11 +210,10 @@ pub fn run(args: &DeputyArgs) -> i32 {
         return super::EXIT_USAGE;
     }
     // SARIF artifact URIs are relative to where the shell that named the files stands.
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_string));
-    let compiled =
-        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let cwd = super::check::process_cwd();
+    let compiled = super::progress::during("compiling the profiles", || {
+        crate::pipeline::compile(req, &args.stack.loader())
+    });
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
         print!(
             "{}",

@@ -1,6 +1,6 @@
 //! `ralc fmt [--check] FILE…`: lay profiles out in the canonical layout
-//! (`crate::format`). Each file is read through the reviewed reader (`check::load`, so a
-//! link out of the checkout is refused as everywhere else) and, without `--check`,
+//! (`crate::format`). Each file is read through the layers' loader (`stack::loader`: the
+//! reviewed reader, so a link out of the checkout is refused as everywhere else) and, without `--check`,
 //! rewritten in place when its layout differs: a new sibling file, renamed over it. With
 //! `--check` nothing is written and a unified diff of each file that is not formatted is
 //! printed. A file that does not parse is never rewritten: the parser's diagnostics are
@@ -13,6 +13,8 @@
 use super::args::FmtArgs;
 use crate::diag::{self, Diagnostic, SourceMap, Span};
 use crate::format::{self, Refusal};
+use crate::pipeline::load::Loader as _;
+use crate::syntax::codes;
 use std::io::Write as _;
 
 /// What became of one file.
@@ -55,14 +57,14 @@ fn one(name: &str, check: bool) -> Outcome {
         crate::reader::read_stdin_bounded(crate::reader::PROFILE_LIMIT)
             .map_err(|e| format!("cannot read standard input: {e}"))
     } else {
-        super::check::load(name, false)
+        super::stack::loader(false).load(name)
     };
     let bytes = match read {
         Ok(b) => b,
         Err(msg) => {
             let mut sources = SourceMap::new();
             let id = sources.add(name, Vec::<u8>::new());
-            let d = Diagnostic::error("E0100", msg)
+            let d = Diagnostic::error(codes::E0100, msg)
                 .at(Span::new(id, 0, 0))
                 .with_help("name a readable profile file");
             report(&[d], &sources);
