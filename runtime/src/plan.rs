@@ -227,6 +227,17 @@ pub const MEMORY_MAX: u64 = 4 << 30;
 
 /// The projection-independent seccomp deny-set, each rule with its reason.
 pub fn seccomp_deny_set() -> Vec<SeccompRule> {
+    let mut rules = kill_rules();
+    rules.extend(namespace_rules());
+    rules.extend(terminal_rules());
+    rules.extend(setid_rules());
+    rules.extend(out_of_reach_rules());
+    sort_rules(&mut rules);
+    rules
+}
+
+/// The calls the deny-set kills the program for, by family.
+fn kill_rules() -> Vec<SeccompRule> {
     let mut rules = Vec::new();
     let mut kill = |names: &[&str], reason: &str| {
         for n in names {
@@ -283,6 +294,12 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         ],
         "the mount family could undo the envelope's masks",
     );
+    rules
+}
+
+/// No new user namespace, no joining another one.
+fn namespace_rules() -> Vec<SeccompRule> {
+    let mut rules = Vec::new();
     // Linux's CLONE_NEWUSER, written as its value: the seccomp plan is data, rendered on
     // every host (libc defines the constant only for Linux targets).
     let newuser: u64 = 0x1000_0000;
@@ -305,6 +322,12 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
         arg: None,
         reason: "joining another namespace leaves the envelope".to_string(),
     });
+    rules
+}
+
+/// No input injected into the terminal.
+fn terminal_rules() -> Vec<SeccompRule> {
+    let mut rules = Vec::new();
     for (value, what) in [(0x5412, "TIOCSTI"), (0x541C, "TIOCLINUX")] {
         rules.push(SeccompRule {
             syscall: "ioctl".to_string(),
@@ -318,6 +341,12 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
             reason: format!("ioctl {what} injects input into the terminal"),
         });
     }
+    rules
+}
+
+/// No setuid or setgid bit on anything the program makes.
+fn setid_rules() -> Vec<SeccompRule> {
+    let mut rules = Vec::new();
     // Setuid and setgid bits: nothing the program writes may carry them for the host to
     // run (a root inside without capabilities still owns its files and could `chmod u+s`
     // them). Each call that sets a mode is refused when the mode holds either bit.
@@ -347,20 +376,30 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
             });
         }
     }
-    rules.push(SeccompRule {
-        syscall: "openat2".to_string(),
-        verdict: SeccompVerdict::Enosys,
-        arg: None,
-        reason: "openat2's mode is out of seccomp's reach; libc falls back to openat".to_string(),
-    });
-    rules.push(SeccompRule {
-        syscall: "clone3".to_string(),
-        verdict: SeccompVerdict::Enosys,
-        arg: None,
-        reason: "clone3's flags are out of seccomp's reach; libc falls back to clone".to_string(),
-    });
-    sort_rules(&mut rules);
     rules
+}
+
+/// Calls whose arguments seccomp cannot read: refused as absent, so libc falls back to
+/// the older call the rules above can judge.
+fn out_of_reach_rules() -> Vec<SeccompRule> {
+    [
+        (
+            "openat2",
+            "openat2's mode is out of seccomp's reach; libc falls back to openat",
+        ),
+        (
+            "clone3",
+            "clone3's flags are out of seccomp's reach; libc falls back to clone",
+        ),
+    ]
+    .into_iter()
+    .map(|(syscall, reason)| SeccompRule {
+        syscall: syscall.to_string(),
+        verdict: SeccompVerdict::Enosys,
+        arg: None,
+        reason: reason.to_string(),
+    })
+    .collect()
 }
 
 /// The deny-set's one order: by verdict, syscall, argument value.
