@@ -32,8 +32,12 @@ fn own_cgroups() -> Vec<(String, String)> {
 
 /// `/proc/self/mountinfo`: (fstype, mount point, super options) of cgroup mounts.
 fn cgroup_mounts() -> Vec<(String, String, String)> {
-    std::fs::read_to_string("/proc/self/mountinfo")
-        .unwrap_or_default()
+    cgroup_mounts_in(&std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default())
+}
+
+/// The cgroup mounts of a mount table already read (`/proc/self/mountinfo`'s text).
+fn cgroup_mounts_in(mountinfo: &str) -> Vec<(String, String, String)> {
+    mountinfo
         .lines()
         .filter_map(|l| {
             let (pre, post) = l.split_once(" - ")?;
@@ -95,8 +99,14 @@ fn unique_name() -> String {
 impl Cap {
     /// Make the launch's cgroup (v2 first, then v1), or say why none can be made.
     pub fn create() -> Result<Cap, String> {
+        Cap::create_in(&std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default())
+    }
+
+    /// As `create`, from the mount table the launch already read (one read of
+    /// `/proc/self/mountinfo` per launch: rendering it costs ~0.4 ms of CPU here).
+    pub fn create_in(mountinfo: &str) -> Result<Cap, String> {
         let name = unique_name();
-        let mounts = cgroup_mounts();
+        let mounts = cgroup_mounts_in(mountinfo);
         let own = own_cgroups();
         let v2 = Cap::create_v2(&name, &mounts, &own);
         if v2.is_ok() {

@@ -154,6 +154,23 @@ pub struct Prepared {
     bwrap: RawFd,
     /// Session-agent variables removed from the program's environment (`environment`).
     pub env_remove: Vec<String>,
+    /// The host's mount table, read once per launch (the alias checks, the cgroup).
+    mountinfo: MountInfo,
+}
+
+/// `/proc/self/mountinfo`, read at most once per launch, when first needed.
+#[derive(Debug, Default)]
+struct MountInfo(OnceLock<Result<String, String>>);
+
+impl MountInfo {
+    fn text(&self) -> Result<&str, Refusal> {
+        self.0
+            .get_or_init(|| {
+                std::fs::read_to_string("/proc/self/mountinfo").map_err(|e| e.to_string())
+            })
+            .as_deref()
+            .map_err(|e| Refusal::Other(format!("/proc/self/mountinfo: {e}")))
+    }
 }
 
 impl Prepared {
@@ -291,7 +308,10 @@ pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusa
 pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
     let bwrap_pin = admit(plan, host, pins)?;
     let binds = open_binds(plan)?;
-    let masked = place_masks(plan, binds)?;
+    // (Listing on a second thread while the binds open was tried: on the loaded machine
+    // the new thread waited for a core and the phase took longer.)
+    let listing = VetoListing::of(plan);
+    let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
     let table = mount_table(confined, pins, bwrap_pin)?;
     seal(plan, host, pins, bwrap_pin, table)
@@ -334,6 +354,8 @@ struct Binds {
     kept: Vec<Kept>,
     symlinks: Vec<Op>,
     notes: Vec<String>,
+    /// The host's mount table, read when first needed and handed on to the spawn.
+    mountinfo: MountInfo,
 }
 
 impl Binds {
@@ -418,6 +440,7 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         kept,
         symlinks,
         notes,
+        mountinfo: MountInfo::default(),
     })
 }
 
@@ -437,12 +460,12 @@ struct Masked {
 /// Phase 3: every mask (the plan's, the denied and vetoed exec files, the host's session
 /// agents) opened by handle where a Shown bind shows it, and no excluded object left
 /// reachable by another name or mount.
-fn place_masks(plan: &LinuxPlan, mut binds: Binds) -> Result<Masked, Refusal> {
+fn place_masks(plan: &LinuxPlan, mut binds: Binds, listing: VetoListing) -> Result<Masked, Refusal> {
     let ExecMasking {
         exec,
         masks: exec_masks,
         whole,
-    } = exec_masks(plan, &binds);
+    } = exec_masks(plan, &binds, listing);
     if !exec_masks.is_empty() {
         binds.notes.push(format!(
             "denied and vetoed exec files masked in the envelope (neither runnable nor readable there): {}",
@@ -478,6 +501,49 @@ fn place_masks(plan: &LinuxPlan, mut binds: Binds) -> Result<Masked, Refusal> {
     })
 }
 
+/// The vetoed names found on the host, listed before the masks are placed: each directory
+/// searched (`vetoed_dirs`) with, for an allowed one, its whole tree's vetoed files
+/// (`vetoed_tree`; `None` where the tree cannot be admitted whole).
+struct VetoListing {
+    dirs: Vec<VetoDir>,
+}
+
+struct VetoDir {
+    dir: String,
+    /// An allowed directory's tree, when every vetoed entry in it can be masked.
+    tree: Option<Vec<String>>,
+    /// A system program directory that is not allowed: its vetoed files, listed.
+    direct: Option<Vec<String>>,
+}
+
+impl VetoListing {
+    fn of(plan: &LinuxPlan) -> VetoListing {
+        let Some(ex) = &plan.landlock.exec else {
+            return VetoListing { dirs: Vec::new() };
+        };
+        if ex.deny_names.is_empty() {
+            return VetoListing { dirs: Vec::new() };
+        }
+        let keys: Vec<String> = ex
+            .deny_names
+            .iter()
+            .map(|n| landlock::name_key(n))
+            .collect();
+        let dirs = vetoed_dirs(&ex.dirs)
+            .into_iter()
+            .map(|dir| {
+                let (tree, direct) = if ex.dirs.contains(&dir) {
+                    (vetoed_tree(&dir, &keys), None)
+                } else {
+                    (vetoed_tree(&dir, &keys), None)
+                };
+                VetoDir { dir, tree, direct }
+            })
+            .collect();
+        VetoListing { dirs }
+    }
+}
+
 /// `exec_masks`' result.
 struct ExecMasking {
     /// The exec admits left to the Landlock expansion.
@@ -496,7 +562,7 @@ struct ExecMasking {
 /// expansion (`landlock`). Each regular file whose name a veto names, in the allowed
 /// directories (at any depth) and the system's program directories, is masked alike; an
 /// allowed read-only directory whose vetoed entries are all so masked is admitted whole.
-fn exec_masks(plan: &LinuxPlan, binds: &Binds) -> ExecMasking {
+fn exec_masks(plan: &LinuxPlan, binds: &Binds, mut listing: VetoListing) -> ExecMasking {
     let mut exec = plan.landlock.exec.clone();
     let mut masks: Vec<String> = Vec::new();
     let mut whole: Vec<String> = Vec::new();
@@ -524,18 +590,18 @@ fn exec_masks(plan: &LinuxPlan, binds: &Binds) -> ExecMasking {
                 k.access == Access::Writable && (within(d, &k.path) || within(&k.path, d))
             })
         };
-        for d in vetoed_dirs(&dirs) {
-            if !binds.shows(&d) {
+        for VetoDir { dir, tree, direct } in listing.dirs.drain(..) {
+            if !binds.shows(&dir) {
                 continue;
             }
-            if dirs.contains(&d) && !writable(&d) {
-                if let Some(found) = vetoed_tree(&d, &keys) {
+            match (tree, direct) {
+                (Some(found), _) if dirs.contains(&dir) && !writable(&dir) => {
                     masks.extend(found);
-                    whole.push(d);
-                    continue;
+                    whole.push(dir);
                 }
+                (_, Some(direct)) => masks.extend(direct),
+                _ => masks.extend(vetoed_files(&dir, &keys)),
             }
-            masks.extend(vetoed_files(&d, &keys));
         }
     }
     if !whole.is_empty() {
@@ -554,11 +620,11 @@ fn exec_masks(plan: &LinuxPlan, binds: &Binds) -> ExecMasking {
 /// admitted whole. An unreadable mount table counts every directory as aliased.
 fn dir_aliases(dirs: &[String], binds: &Binds) -> Vec<String> {
     use std::os::unix::fs::MetadataExt;
-    let Ok(info) = std::fs::read_to_string("/proc/self/mountinfo") else {
+    let Ok(info) = binds.mountinfo.text() else {
         return dirs.to_vec();
     };
     let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
-    let points: Vec<(String, (u64, u64))> = super::alias::mount_points(&info)
+    let points: Vec<(String, (u64, u64))> = super::alias::mount_points(info)
         .into_iter()
         .filter(|mp| binds.shows(mp))
         .filter_map(|mp| stat(&mp).map(|id| (mp, id)))
@@ -698,13 +764,12 @@ fn check_aliases(binds: &Binds, opened: &OpenedMasks) -> Result<(), Refusal> {
         return Ok(());
     }
     use std::os::unix::fs::MetadataExt;
-    let info = std::fs::read_to_string("/proc/self/mountinfo")
-        .map_err(|e| Refusal::io("/proc/self/mountinfo", e))?;
+    let info = binds.mountinfo.text()?;
     let shown = |p: &str| binds.shows(p) && !opened.masked.iter().any(|d| within(p, d));
     let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
     super::alias::check_mounts(
         &opened.excluded,
-        &super::alias::mount_points(&info),
+        &super::alias::mount_points(info),
         shown,
         stat,
     )
@@ -785,6 +850,7 @@ struct MountTable {
     landlock: Option<PendingLandlock>,
     notes: Vec<String>,
     env_remove: Vec<String>,
+    mountinfo: MountInfo,
 }
 
 /// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
@@ -871,6 +937,7 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
         landlock: c.landlock,
         notes: binds.notes,
         env_remove,
+        mountinfo: binds.mountinfo,
     })
 }
 
@@ -945,6 +1012,7 @@ fn seal(
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
         env_remove: t.env_remove,
+        mountinfo: t.mountinfo,
     })
 }
 
@@ -1181,7 +1249,7 @@ fn spawn_with(
     }
     // Bounded resources: the launch's cgroup where one can be made (removed when `cap`
     // drops, after the wait), else RLIMIT_NPROC alone.
-    let cap = super::cgroup::Cap::create();
+    let cap = super::cgroup::Cap::create_in(p.mountinfo.text().unwrap_or_default());
     let procs: Vec<RawFd> = cap.as_ref().map(|c| c.procs_fds()).unwrap_or_default();
     let nproc = cap.is_err().then(super::cgroup::nproc_fallback);
     // SAFETY: the closure only calls write, setrlimit and dup2, which are
