@@ -276,10 +276,7 @@ mod bench {
         // `--cmd A… --vs B…`: several commands, each alternating with the baseline in
         // the same series (A, baseline, B, baseline, …).
         let cmds: Vec<Option<Vec<String>>> = match &cmd {
-            Some(c) => c
-                .split(|a| a == "--vs")
-                .map(|c| Some(c.to_vec()))
-                .collect(),
+            Some(c) => c.split(|a| a == "--vs").map(|c| Some(c.to_vec())).collect(),
             None => vec![None],
         };
         let mut ours: Vec<Vec<Duration>> = vec![Vec::new(); cmds.len()];
@@ -337,7 +334,9 @@ mod bench {
             mb.as_secs_f64() * 1e3
         );
         if let [Some(_), Some(_), ..] = cmds.as_slice() {
-            println!("(ratios: each command's median over the baseline's median of the whole series)");
+            println!(
+                "(ratios: each command's median over the baseline's median of the whole series)"
+            );
         }
         0
     }

@@ -460,7 +460,11 @@ struct Masked {
 /// Phase 3: every mask (the plan's, the denied and vetoed exec files, the host's session
 /// agents) opened by handle where a Shown bind shows it, and no excluded object left
 /// reachable by another name or mount.
-fn place_masks(plan: &LinuxPlan, mut binds: Binds, listing: VetoListing) -> Result<Masked, Refusal> {
+fn place_masks(
+    plan: &LinuxPlan,
+    mut binds: Binds,
+    listing: VetoListing,
+) -> Result<Masked, Refusal> {
     let ExecMasking {
         exec,
         masks: exec_masks,
@@ -535,7 +539,7 @@ impl VetoListing {
                 let (tree, direct) = if ex.dirs.contains(&dir) {
                     (vetoed_tree(&dir, &keys), None)
                 } else {
-                    (vetoed_tree(&dir, &keys), None)
+                    (None, Some(vetoed_files(&dir, &keys)))
                 };
                 VetoDir { dir, tree, direct }
             })
@@ -586,9 +590,10 @@ fn exec_masks(plan: &LinuxPlan, binds: &Binds, mut listing: VetoListing) -> Exec
         // A directory the program may write to keeps the expansion: what it writes there
         // later was never listed.
         let writable = |d: &str| {
-            binds.kept.iter().any(|k| {
-                k.access == Access::Writable && (within(d, &k.path) || within(&k.path, d))
-            })
+            binds
+                .kept
+                .iter()
+                .any(|k| k.access == Access::Writable && (within(d, &k.path) || within(&k.path, d)))
         };
         for VetoDir { dir, tree, direct } in listing.dirs.drain(..) {
             if !binds.shows(&dir) {
