@@ -2,6 +2,12 @@
 //! 40,000-entry profiles (half exec entries of every key form, half fs paths), timed in
 //! release. Run with `cargo bench -p ralc --bench frontend`. Prints the best and median
 //! of several runs per size, and the growth ratio (linear growth is 4.0 for 4x entries).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a bench harness: a failed setup step ends the bench run with its message"
+)]
 
 use ralc::diag::FileId;
 use std::time::{Duration, Instant};

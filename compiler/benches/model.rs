@@ -5,6 +5,12 @@
 //! `ROUNDS` rounds, per core: the thread's own CPU time); numbers go to
 //! `docs/performance-model.md`. Run: `cargo bench -p ralc --bench model` (append
 //! `-- quick` for the 3-layer section only).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a bench harness: a failed setup step ends the bench run with its message"
+)]
 
 use ralc::capability::fs::FsOp;
 use ralc::capability::layer::Capabilities;

@@ -11,6 +11,12 @@
 //!
 //! Run: `cargo bench -p ralc --bench scale` (options after `--`: `--runs N`,
 //! `--sizes 1000,10000`, `--questions N`). Numbers go to `docs/performance.md`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a bench harness: a failed setup step ends the bench run with its message"
+)]
 
 use std::fmt::Write as _;
 use std::path::Path;

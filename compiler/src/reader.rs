@@ -95,10 +95,25 @@ pub fn read_stdin_bounded(limit: u64) -> Result<Vec<u8>, Refusal> {
     Ok(buf)
 }
 
+/// The process's working directory: where the shell that named a command's files stands
+/// (the one read outside the resolver, `FreezeCtx::from_process`; the command line's
+/// containment check and relative SARIF URIs need it before any freeze).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "reader site: the working directory a command's file names are relative to"
+)]
+pub fn working_dir() -> std::io::Result<std::path::PathBuf> {
+    std::env::current_dir()
+}
+
 /// Whether a name given on a command line run in `cwd` stays in the tree it was named
 /// from: the real path must lie under the real form of `cwd` when the written name does,
 /// or else under the real form of the directory the name itself spells. Absolute names
 /// are the user's own choice and are not judged. `Ok` when contained or not relative.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "reader site: a named file and the tree it was named from, each by its real path"
+)]
 pub fn check_contained(name: &str, cwd: &Path) -> Result<(), Refusal> {
     let written = Path::new(name);
     if written.has_root() {
@@ -217,7 +232,8 @@ fn kernel_fs(_f: &File) -> Option<&'static str> {
 }
 
 // Unix only: its tests open POSIX file types (directories, FIFOs, links).
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

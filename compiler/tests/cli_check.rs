@@ -1,5 +1,14 @@
 //! `ralc check` and `ralc explain` as a subprocess: every `tests/parse/err` file reports
 //! its `# expect: CODE @ LINE` comments in human and JSON output, exit codes are 0/1/2.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,15 @@
 //! stderr) the line shows and is erased before the answer; with `--quiet`, or on a pipe,
 //! nothing but the answer is written. `script` is part of Debian's essential `bsdutils`:
 //! its absence fails the test, it is not skipped.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::process::Output;
 

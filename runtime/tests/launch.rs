@@ -2,6 +2,19 @@
 //! real bwrap, Landlock and seccomp. This binary serves the `--warrant` trampoline itself
 //! (its own `/proc/self/exe` is the pin), so it has its own `main` (harness = false).
 //! A missing bwrap fails these tests; nothing is skipped.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 
 use ralc_runtime::linux::launch::{self, find_bwrap, Host, Pins};
 use ralc_runtime::linux::refusal::Refusal;

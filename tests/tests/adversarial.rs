@@ -6,6 +6,15 @@
 //! a coded diagnostic, not panic, print no secret marker (built at run time, so no command
 //! line carries it), print no forged line (workflow command, ESC, C1, bidi, NUL), write
 //! nothing in the checkout or the home, and leave a pipe on its stdin unread.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 // Unix only: the attacker checkouts are built of symlinks, FIFOs and device files.
 #![cfg(unix)]
 

@@ -3,6 +3,19 @@
 //! must refuse the launch, naming the file and the mount, and run nothing. The bind mount
 //! needs root; as another user the test says so and counts as a skip (it never passes
 //! silently). The mount lives in the build's temp directory and is removed on every exit.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 

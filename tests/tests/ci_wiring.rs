@@ -3,6 +3,15 @@
 //! prefix and widens exec, and every hook of `.pre-commit-hooks.yaml` on the code-review
 //! example's profiles. The action's install step (`cargo install`) is not re-run here:
 //! the test runs the binary this build made.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

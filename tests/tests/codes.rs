@@ -2,6 +2,15 @@
 //! code (and nothing else), every code has an explain page, and the two codes no profile
 //! text can produce (an unreadable file, bytes that are not UTF-8) are produced by real
 //! cases here.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use ralc::cli::check::check_files;
 use ralc::diag::codes;

@@ -1,6 +1,15 @@
 //! `ralc diff` on the cases in `tests/diff/` (see its README): the binary's JSON report
 //! must hold exactly the expected changes and verdict, its exit code must follow the
 //! verdict (0 same/narrows, 1 widens), and a broken side or a bad layer role exits 2.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

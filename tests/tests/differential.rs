@@ -14,6 +14,19 @@
 //! rename probe moves a directory or file away and back: granted when the guard lets the
 //! program write it and its parent and no exclusion lies at or beneath it (renaming it
 //! would move the excluded path), which the kernel must enforce with its rename guards.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 

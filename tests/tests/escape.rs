@@ -11,6 +11,19 @@
 //! device node in the scratch tree, no host daemon's listener reached. `positive.txt` holds the controls that must succeed, so a broken launch
 //! cannot pass for confinement. A missing bwrap or ralc binary fails the suite; nothing is
 //! skipped. The closing line counts the attempts of this pass (root or unprivileged).
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 

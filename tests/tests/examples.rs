@@ -9,6 +9,15 @@
 //! a home made here (`target/examples-home`, with a stand-in `~/.ssh/id_ed25519`), and
 //! `NO_COLOR=1`. In the output that home is shown as `~`, the example's folder as `$PWD`
 //! and the repository as `<repo>`.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 

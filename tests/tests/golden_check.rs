@@ -4,6 +4,15 @@
 //! against a fixed anchor, compared byte for byte with `tests/golden/check/*.txt`.
 //! They pin the diagnostics while the renderers change underneath. Regenerate with
 //! `RALC_BLESS=1 cargo test -p ralc-tests --test golden_check` and review the diff.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

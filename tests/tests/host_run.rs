@@ -6,6 +6,19 @@
 //! hostile step prints a marker built at run time (`printf '%s-%s\n' ESC APED`), and
 //! `LAUNCH-ED` proves the program ran (a refused launch never passes). A missing bwrap,
 //! git or ralc binary fails; nothing is skipped.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 

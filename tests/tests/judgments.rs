@@ -11,6 +11,15 @@
 //! that file, or `std:NAME` for any entry of a standard profile). `$T` is a fresh
 //! temporary directory; the freeze runs with `--home $T/home --cwd $T/proj` and
 //! `PATH=$T/bin`.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 

@@ -14,6 +14,19 @@
 //!   end
 //!   expect
 //!   SEVERITY CODE FILE:LINE        (every diagnostic, sorted; nothing else may appear)
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 
 use ralc::capability::layer::{
     Capabilities, DeadGrant, ExecGrant, ExecKey, ExecRule, FsEntry, FsPolicy, LayerRole,

@@ -4,6 +4,15 @@
 //! and filters only, every deny after every allow of its operation. The standard profiles,
 //! rendered by the `ralc` binary on this host, are held to the same shape. Whether macOS
 //! accepts a profile cannot be checked here (docs/macos.md).
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use ralc::capability::projection::{
     ExecProjection, FsProjection, KernelExecRules, SandboxProjection,

@@ -2,6 +2,15 @@
 //! `tests/parse/err/*.ral` reports exactly the `# expect: CODE @ LINE` comments it
 //! carries, in the JSON report and in the human report (as `ralc check` renders them).
 //! Also: random bytes and random token soups never panic the front end.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use proptest::prelude::*;
 use ralc::cli::check::check_files;

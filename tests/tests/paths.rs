@@ -1,6 +1,19 @@
 //! Paths and the freeze: table-driven head/fold cases under both rule sets (data in
 //! `tests/paths/`), and places, selectors and exec keys frozen over injected environments
 //! and temp trees.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // POSIX hosts only: the suite builds POSIX trees (symlinks, modes, non-UTF-8 names).
 #![cfg(unix)]
 

@@ -5,6 +5,19 @@
 //! refused while it holds the removed `audit` key and compiles with no error once it is
 //! dropped; and the promises each one documents (`tests/profiles/promises.txt`) hold as
 //! judgments, asked as `ralc why` asks them.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 
 use ralc::cli::args::StackArgs;
 use ralc::compile::{compile, StackRequest};

@@ -14,6 +14,19 @@
 //! python3-venv and git as root; pyenv is the user's own, and where it is absent the shim
 //! job is a counted skip printed with its reason (the venv job then runs on the system
 //! `python3`). A missing toolchain otherwise fails the suite.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test: the suite reads, resolves and inspects its own fixtures and the host directly"
+)]
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
@@ -63,11 +76,51 @@ impl Scratch {
         );
         Scratch { root }
     }
+    /// A scratch tree the user `uid` can reach: under `target/` when every directory above
+    /// it lets others pass, else (a checkout under `/root` or a `mktemp -d`, mode 700) a
+    /// fresh root-owned folder under `/var/tmp`, still outside `/tmp`.
+    fn reachable_by(name: &str, uid: Option<u32>) -> Scratch {
+        let s = Scratch::new(name);
+        if uid.is_none() || passable_by_others(&s.root) {
+            return s;
+        }
+        drop(s);
+        let root = PathBuf::from(format!(
+            "/var/tmp/ralc-real-jobs-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::set_permissions(&root, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        Scratch { root }
+    }
+    /// The ralc binary as the user `uid` can run it: the build's own when its directories
+    /// let others pass, else a copy in this scratch tree.
+    fn ralc_for(&self, uid: Option<u32>) -> PathBuf {
+        let bin = ralc_bin();
+        if uid.is_none() || passable_by_others(&bin) {
+            return bin;
+        }
+        let copy = self.dir("bin").join("ralc");
+        std::fs::copy(&bin, &copy).unwrap();
+        std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        copy
+    }
     fn dir(&self, sub: &str) -> PathBuf {
         let d = self.root.join(sub);
         std::fs::create_dir_all(&d).unwrap();
         d
     }
+}
+
+/// Whether every directory above `p` lets others pass (`o+x`).
+fn passable_by_others(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    p.ancestors()
+        .skip(1)
+        .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
 }
 
 impl Drop for Scratch {
@@ -99,7 +152,7 @@ fn on_path(name: &str, path: &str) -> Option<PathBuf> {
     reason = "test: runs the ralc binary, which runs the real toolchains confined"
 )]
 fn ralc_run(profile: &str, cwd: &Path, env: &[(&str, String)], argv: &[&str]) -> Output {
-    ralc_run_as(None, profile, cwd, env, argv)
+    ralc_run_as(&ralc_bin(), None, profile, cwd, env, argv)
 }
 
 /// `ralc_run`, as the user `uid` (group the same) through `setpriv` when given.
@@ -108,6 +161,7 @@ fn ralc_run(profile: &str, cwd: &Path, env: &[(&str, String)], argv: &[&str]) ->
     reason = "test: runs the ralc binary, which runs the real toolchains confined"
 )]
 fn ralc_run_as(
+    ralc: &Path,
     uid: Option<u32>,
     profile: &str,
     cwd: &Path,
@@ -115,7 +169,7 @@ fn ralc_run_as(
     argv: &[&str],
 ) -> Output {
     let mut c = match uid {
-        None => std::process::Command::new(ralc_bin()),
+        None => std::process::Command::new(ralc),
         Some(u) => {
             let mut c = std::process::Command::new("setpriv");
             c.args([
@@ -124,7 +178,7 @@ fn ralc_run_as(
                 "--clear-groups",
                 "--",
             ])
-            .arg(ralc_bin());
+            .arg(ralc);
             c
         }
     };
@@ -358,7 +412,8 @@ fn running_as_root() -> bool {
 
 fn promises(uid: Option<u32>) {
     let who = uid.map_or("this user".to_owned(), |u| format!("uid {u}"));
-    let s = Scratch::new(&format!("promises-{}", uid.unwrap_or(0)));
+    let s = Scratch::reachable_by(&format!("promises-{}", uid.unwrap_or(0)), uid);
+    let ralc = s.ralc_for(uid);
     let home = s.dir("home");
     std::fs::create_dir_all(home.join(".ssh")).unwrap();
     std::fs::write(home.join(".ssh/id_test"), "CONTENT-key").unwrap();
@@ -387,6 +442,7 @@ fn promises(uid: Option<u32>) {
     let m = marker();
     // The control: under std:dangerous the same attempt reads the key, so the check is live.
     let o = ralc_run_as(
+        &ralc,
         uid,
         "dangerous",
         &proj,
@@ -401,6 +457,7 @@ fn promises(uid: Option<u32>) {
     for profile in ["reasonable", "confined"] {
         // No ~/.ssh: reading the key prints the marker only if it was read.
         let o = ralc_run_as(
+        &ralc,
         uid,
             profile,
             &proj,
@@ -430,7 +487,7 @@ fn promises(uid: Option<u32>) {
             "(: > '{}') 2>/dev/null && printf '%s-%s\\n' ESC APED; echo done",
             leak.display()
         );
-        let o = ralc_run_as(uid, profile, &proj, &env, &["/bin/sh", "-c", &cmd]);
+        let o = ralc_run_as(&ralc, uid, profile, &proj, &env, &["/bin/sh", "-c", &cmd]);
         let out = ok("the write-outside attempt ran", &o);
         assert!(
             out.contains("done") && !out.contains(&m),
@@ -440,6 +497,7 @@ fn promises(uid: Option<u32>) {
         assert!(!leak.exists(), "{who} {profile}: wrote {}", leak.display());
         // The project itself is writable (the control).
         let o = ralc_run_as(
+            &ralc,
             uid,
             profile,
             &proj,
@@ -453,7 +511,7 @@ fn promises(uid: Option<u32>) {
         let script = format!(
             "import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), 3).close()\n    print('%s-%s' % ('ESC', 'APED'))\nexcept OSError as e:\n    print('refused', e)\nprint('done')\n"
         );
-        let o = ralc_run_as(uid, profile, &proj, &env, &[&py, "-c", &script]);
+        let o = ralc_run_as(&ralc, uid, profile, &proj, &env, &[&py, "-c", &script]);
         let out = ok("the network attempt ran", &o);
         assert!(out.contains("done"), "{who} {profile}: {}", text(&o));
         match profile {

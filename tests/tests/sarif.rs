@@ -4,6 +4,15 @@
 //! the notes `docs/cli.md` documents. The profiles are every `.ral` in the repository's
 //! standard profiles and examples, the parse error cases (logs full of error results),
 //! and the `tests/diff/` cases. A missing multitool fails this suite.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

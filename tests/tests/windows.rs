@@ -5,6 +5,15 @@
 //! on every host, Windows (and Wine) included. Each plan is also checked for the shape
 //! the back end promises: every SID derived from its capability name, every exclusion
 //! reaching no stamp, sorted stamps. The binary's exit codes are checked on POSIX hosts.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        reason = "a test's helpers fail the test when a fixture or a run goes wrong"
+    )
+)]
 
 use ralc::capability::projection::SandboxProjection;
 use ralc::cli::args::{AnchorArgs, StackArgs};

@@ -134,31 +134,13 @@ impl ExecSubject {
     }
 }
 
-thread_local! {
-    /// `command_name_key` results already computed on this thread (a pure, costly
-    /// function; program names repeat). Bounded.
-    static NAMES: std::cell::RefCell<super::index::FnvMap<String, String>> =
-        std::cell::RefCell::new(super::index::FnvMap::default());
-}
-
-/// `command_name_key`, memoised per thread for names that are not ASCII (an ASCII name's
-/// key is its lowercase, cheaper than a lookup).
+/// `command_name_key`, memoised per thread (`index::memoised`) for names that are not
+/// ASCII (an ASCII name's key is its lowercase, cheaper than a lookup).
 pub fn name_key(name: &str) -> String {
     if name.is_ascii() {
         return command_name_key(name);
     }
-    NAMES.with(|m| {
-        if let Some(k) = m.borrow().get(name) {
-            return k.clone();
-        }
-        let k = command_name_key(name);
-        let mut m = m.borrow_mut();
-        if m.len() >= 1 << 16 {
-            m.clear();
-        }
-        m.insert(name.to_owned(), k.clone());
-        k
-    })
+    super::index::memoised(super::index::KeyFn::CommandName, name).to_string()
 }
 
 fn identity(negative: bool) -> Identity {

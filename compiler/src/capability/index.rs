@@ -5,7 +5,7 @@
 //! both allowances and exclusions) and every candidate is then confirmed by its scope
 //! through `path_within`. It must never drop a scope that could speak to the subject.
 
-use crate::path::identity::{collision_key, path_within, Identity};
+use crate::path::identity::{collision_key, command_name_key, path_within, Identity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -109,15 +109,59 @@ pub fn within(id: Identity, prefix: &str, path: &str) -> bool {
     path_within(id, prefix, path)
 }
 
+/// A pure, costly key function whose results the one per-thread memo keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyFn {
+    /// `path::identity::collision_key` of one path component.
+    Collision,
+    /// `path::identity::command_name_key` of a program name.
+    CommandName,
+}
+
+/// The memo: one map per key function, bounded together.
+#[derive(Default)]
+struct Memo {
+    collision: FnvMap<String, std::rc::Rc<str>>,
+    command_name: FnvMap<String, std::rc::Rc<str>>,
+}
+
 thread_local! {
-    /// Collision keys of non-ASCII components already computed on this thread:
-    /// `collision_key` is a pure function and costly (case mapping and normalisation) for
-    /// them. Bounded: cleared when it grows past `MEMO_MAX`. (An ASCII component's key is
-    /// its ASCII lowercase and needs no memo.)
-    static MEMO: std::cell::RefCell<FnvMap<String, std::rc::Rc<str>>> =
-        std::cell::RefCell::new(FnvMap::default());
+    /// The program's only memo of key functions (`KeyFn`), per thread: both are pure and
+    /// costly (case mapping and normalisation) for text that is not ASCII, and profiles
+    /// repeat the same few components and names. Bounded: cleared when it grows past
+    /// `MEMO_MAX` entries.
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(Memo::default());
 }
 const MEMO_MAX: usize = 1 << 16;
+
+/// `f(text)`, memoised per thread (callers take the cheap ASCII paths themselves first).
+pub fn memoised(f: KeyFn, text: &str) -> std::rc::Rc<str> {
+    MEMO.with(|m| {
+        let pick = |m: &Memo| match f {
+            KeyFn::Collision => m.collision.get(text).cloned(),
+            KeyFn::CommandName => m.command_name.get(text).cloned(),
+        };
+        if let Some(k) = pick(&m.borrow()) {
+            return k;
+        }
+        let k: std::rc::Rc<str> = match f {
+            KeyFn::Collision => collision_key(text),
+            KeyFn::CommandName => command_name_key(text),
+        }
+        .into();
+        let mut m = m.borrow_mut();
+        if m.collision.len() + m.command_name.len() >= MEMO_MAX {
+            m.collision.clear();
+            m.command_name.clear();
+        }
+        let map = match f {
+            KeyFn::Collision => &mut m.collision,
+            KeyFn::CommandName => &mut m.command_name,
+        };
+        map.insert(text.to_owned(), k.clone());
+        k
+    })
+}
 
 /// One component's index key (`collision_key`): borrowed when the component is already
 /// its own key (ASCII with no uppercase letter, the common case), else computed.
@@ -132,18 +176,7 @@ pub fn key_of(component: &str) -> Key<'_> {
         }
         return Cow::Borrowed(component);
     }
-    MEMO.with(|m| {
-        if let Some(k) = m.borrow().get(component) {
-            return Cow::Owned(k.to_string());
-        }
-        let k: std::rc::Rc<str> = collision_key(component).into();
-        let mut m = m.borrow_mut();
-        if m.len() >= MEMO_MAX {
-            m.clear();
-        }
-        m.insert(component.to_owned(), k.clone());
-        Cow::Owned(k.to_string())
-    })
+    Cow::Owned(memoised(KeyFn::Collision, component).to_string())
 }
 
 /// One component of a subject: its index key and the key's hash.
@@ -310,6 +343,20 @@ impl<K: Indexed> Rules<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_one_memo_keeps_each_key_function_apart() {
+        for t in ["caf\u{e9}", "\u{17F}x", "\u{C4}B", "\u{212A}elvin"] {
+            for _ in 0..2 {
+                assert_eq!(&*memoised(KeyFn::Collision, t), collision_key(t), "{t}");
+                assert_eq!(
+                    &*memoised(KeyFn::CommandName, t),
+                    command_name_key(t),
+                    "{t}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn one_pass_keys_are_key_of_and_fnv() {

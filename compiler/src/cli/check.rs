@@ -42,7 +42,7 @@ pub fn load(name: &str, outside_ok: bool) -> Result<Vec<u8>, String> {
     }
     let refused = |e: crate::reader::Refusal| format!("cannot read `{name}`: {e}");
     if !outside_ok {
-        let cwd = std::env::current_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
+        let cwd = crate::reader::working_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
         crate::reader::check_contained(name, &cwd).map_err(refused)?;
     }
     crate::reader::read_bounded(std::path::Path::new(name), crate::reader::PROFILE_LIMIT)
@@ -86,18 +86,6 @@ pub fn check_files(names: &[String]) -> FrontEnd {
     fe
 }
 
-/// The layers named by the arguments, in `compile::StackRequest`'s order: positional
-/// files first, then `-p`, `--extend` and `--restrict` files in the order given.
-pub fn layer_names(args: &CheckArgs) -> Vec<String> {
-    args.files
-        .iter()
-        .chain(&args.stack.profiles)
-        .chain(&args.stack.extend)
-        .chain(&args.stack.restrict)
-        .cloned()
-        .collect()
-}
-
 /// Render a report for stdout in the chosen format: human, JSON, SARIF 2.1.0 (artifact
 /// URIs relative to `cwd` where they lie beneath it) or GitHub workflow annotations.
 pub fn render(
@@ -117,7 +105,7 @@ pub fn render(
 
 /// The process's working directory as text, for relative SARIF URIs.
 pub fn process_cwd() -> Option<String> {
-    std::env::current_dir()
+    crate::reader::working_dir()
         .ok()?
         .into_os_string()
         .into_string()

@@ -48,7 +48,7 @@ pub fn json_report(report: &Report) -> String {
             "write_entry": entry(&f.write_entry),
         })).collect::<Vec<_>>(),
     });
-    let mut s = serde_json::to_string(&v).expect("a JSON value always serialises");
+    let mut s = v.to_string();
     s.push('\n');
     s
 }
@@ -210,9 +210,7 @@ pub fn run(args: &DeputyArgs) -> i32 {
         return super::EXIT_USAGE;
     }
     // SARIF artifact URIs are relative to where the shell that named the files stands.
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_string));
+    let cwd = super::check::process_cwd();
     let compiled =
         super::progress::during("compiling the profiles", || crate::compile::compile(req));
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
@@ -225,7 +223,7 @@ pub fn run(args: &DeputyArgs) -> i32 {
                 cwd.as_deref()
             )
         );
-        return super::EXIT_NO;
+        return super::EXIT_BROKEN;
     };
     let places = crate::lint::Places::from_ctx(&compiled.ctx);
     let findings = Report {

@@ -128,7 +128,7 @@ pub fn json_report(changes: &[Change]) -> String {
             })
         }).collect::<Vec<_>>(),
     });
-    let mut s = serde_json::to_string(&v).expect("a JSON value always serialises");
+    let mut s = v.to_string();
     s.push('\n');
     s
 }
@@ -261,15 +261,13 @@ pub fn run(args: &DiffArgs) -> i32 {
         Some((o, n)) => (vec![o.clone()], vec![n.clone()]),
         None => (Vec::new(), Vec::new()),
     };
-    let cwd = std::env::current_dir()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_string));
+    let cwd = super::check::process_cwd();
     let old_c = compile(StackRequest::with_ctx(&old, &old_pos, ctx.clone()));
     let new_c = compile(StackRequest::with_ctx(&new, &new_pos, ctx.clone()));
     for c in [&old_c, &new_c] {
         if c.has_errors() || c.stack.is_none() {
             print!("{}", broken(c, args.format, cwd.as_deref()));
-            return super::EXIT_USAGE;
+            return super::EXIT_BROKEN;
         }
     }
     let (Some(o), Some(n)) = (&old_c.stack, &new_c.stack) else {

@@ -30,16 +30,19 @@ pub fn quiet() -> bool {
 
 /// The exit codes every command shares (`docs/cli.md`, "Exit codes"):
 /// 0 the command did its work and the answer is yes (clean, shown, granted, rendered);
-/// 1 the answer is no (errors found, withheld, the plan refuses, a denied finding) or a
-/// named profile is broken (cannot be read, parsed, typed or frozen: nothing is granted
-/// by a profile with errors, so every command answers no); 2 a usage error (clap's own
-/// code). `ralc run` alone differs, its 0–125 being the program's: a broken profile or a
-/// refusal is 126 (nothing ran) and a missing program 127.
+/// 1 the answer is no (withheld, the plan refuses, a denied finding, NEW widens; for
+/// `check`, whose question is "does it compile?", errors found);
+/// 2 no answer: a usage error (clap's own code) or a named profile that does not compile
+/// (cannot be read, parsed, typed or frozen), so that "no" is never confused with "could
+/// not tell". `ralc run` alone differs, its 0–125 being the program's: a broken profile or
+/// a refusal is 126 (nothing ran) and a missing program 127.
 pub const EXIT_OK: i32 = 0;
-/// The answer is no, or a profile has errors.
+/// The answer is no.
 pub const EXIT_NO: i32 = 1;
-/// Exit code for a usage error (clap's own).
+/// No answer: a usage error (clap's own code).
 pub const EXIT_USAGE: i32 = 2;
+/// No answer: a named profile does not compile (the same code as a usage error).
+pub const EXIT_BROKEN: i32 = 2;
 
 /// Run the CLI; returns the process exit code.
 pub fn main() -> i32 {

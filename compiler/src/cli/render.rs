@@ -12,7 +12,8 @@ use crate::capability::resolve::Resolve;
 use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
 
 pub const EXIT_RENDERED: i32 = super::EXIT_OK;
-/// The plan refuses what the stack asks, or a profile has errors (`cli::EXIT_NO`).
+/// The plan refuses what the stack asks (`cli::EXIT_NO`); a profile with errors is
+/// `cli::EXIT_BROKEN`.
 pub const EXIT_PLAN_REFUSES: i32 = super::EXIT_NO;
 
 pub fn run(args: &RenderArgs) -> i32 {
@@ -91,7 +92,7 @@ fn prepare(args: &RenderArgs) -> Result<Prepared, i32> {
         Err((code, msg)) => {
             eprintln!("{msg}");
             return Err(if code == EXIT_REFUSED {
-                EXIT_PLAN_REFUSES
+                super::EXIT_BROKEN
             } else {
                 code
             });

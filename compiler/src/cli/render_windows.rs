@@ -44,7 +44,7 @@ pub fn run(args: &RenderArgs) -> i32 {
         Err((code, msg)) => {
             eprintln!("{msg}");
             return if code == EXIT_REFUSED {
-                EXIT_PLAN_REFUSES
+                super::EXIT_BROKEN
             } else {
                 code
             };

@@ -73,6 +73,10 @@ pub fn admit_and_project(
         Err(refused) => {
             // A program that does not exist is 127 wherever that is found out: a path the
             // guard judged lexically (nothing there) counts too.
+            #[allow(
+                clippy::disallowed_methods,
+                reason = "CLI site: whether a refused program's real path exists (exit 127)"
+            )]
             let absent = refused
                 .real
                 .as_ref()
@@ -146,6 +150,10 @@ fn excluded_carrier(
 
 /// This executable's canonical path (what every plan protects).
 #[cfg(target_os = "linux")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: this executable's real path, from /proc/self/exe"
+)]
 pub fn own_path() -> String {
     std::fs::canonicalize("/proc/self/exe")
         .ok()
@@ -155,6 +163,10 @@ pub fn own_path() -> String {
 
 /// This executable's canonical path (what every plan and profile protects).
 #[cfg(not(target_os = "linux"))]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: this executable's real path, from current_exe"
+)]
 pub fn own_path() -> String {
     std::env::current_exe()
         .and_then(std::fs::canonicalize)
@@ -171,7 +183,10 @@ pub fn run(args: &RunArgs) -> i32 {
 }
 
 /// `ralc run` through a `LinuxPlan` (every host but Windows; it refuses off Linux).
-#[cfg_attr(windows, allow(dead_code))]
+#[cfg_attr(
+    windows,
+    allow(dead_code, reason = "Windows runs its own plan: run_windows::run")
+)]
 fn run_linux_plan(args: &RunArgs) -> i32 {
     let s = &args.stack;
     if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {

@@ -340,7 +340,7 @@ pub fn run(args: &ShowArgs) -> i32 {
         );
     }
     if compiled.has_errors() {
-        super::EXIT_NO
+        super::EXIT_BROKEN
     } else {
         super::EXIT_OK
     }

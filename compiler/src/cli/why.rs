@@ -348,7 +348,7 @@ fn read_batch(name: &str, outside_ok: bool) -> Result<String, String> {
     } else {
         let refused = |e: reader::Refusal| format!("cannot read `{name}`: {e}");
         if !outside_ok {
-            let cwd = std::env::current_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
+            let cwd = reader::working_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
             reader::check_contained(name, &cwd).map_err(refused)?;
         }
         reader::read_bounded(std::path::Path::new(name), BATCH_LIMIT).map_err(refused)?
@@ -387,7 +387,7 @@ pub fn run(args: &WhyArgs) -> i32 {
             )
         );
         eprintln!("ralc why: the profiles have errors; nothing is answered");
-        return super::EXIT_NO;
+        return super::EXIT_BROKEN;
     };
     let mut out = String::new();
     let mut err = String::new();

@@ -86,7 +86,7 @@ fn stages() -> [(&'static str, &'static str, &'static [CodeInfo]); 5] {
 /// with `RALC_BLESS=1 cargo test -p ralc-tests --test codes`).
 pub fn markdown() -> String {
     let mut s = String::from(
-        "<!-- GENERATED from the code tables (compiler/src/diag/codes.rs gathers them): do not edit. Regenerate with `RALC_BLESS=1 cargo test -p ralc-tests --test codes`. -->\n\n# Diagnostic codes\n\nEvery error the language and the freeze can report has an `E…` code; `ralc explain CODE` prints its page. Lints are named, not numbered: see `docs/lints.md`. A profile with any of these errors grants nothing: every command answers no (exit 1, `docs/cli.md`), and `ralc run` runs nothing (exit 126).\n\n| code | stage | title |\n|---|---|---|\n",
+        "<!-- GENERATED from the code tables (compiler/src/diag/codes.rs gathers them): do not edit. Regenerate with `RALC_BLESS=1 cargo test -p ralc-tests --test codes`. -->\n\n# Diagnostic codes\n\nEvery error the language and the freeze can report has an `E…` code; `ralc explain CODE` prints its page. Lints are named, not numbered: see `docs/lints.md`. A profile with any of these errors grants nothing: `ralc check` answers no (exit 1), every other command answers nothing (exit 2, `docs/cli.md`), and `ralc run` runs nothing (exit 126).\n\n| code | stage | title |\n|---|---|---|\n",
     );
     for (stage, _, table) in stages() {
         let mut codes: Vec<&CodeInfo> = table.iter().collect();

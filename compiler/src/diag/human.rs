@@ -67,11 +67,6 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String 
     out
 }
 
-/// One diagnostic.
-pub fn render_one(d: &Diagnostic, sources: &SourceMap, color: bool) -> String {
-    render_with(&escape::diagnostic(d), sources, color, &mut BTreeMap::new())
-}
-
 /// The header, help and notes without a quoted source; `at` adds a location line and
 /// `excerpt` a clipped line.
 fn plain(d: &Diagnostic, at: Option<String>, excerpt: Option<String>) -> String {

@@ -260,7 +260,8 @@ pub fn render_with(
         "version": "2.1.0",
         "runs": [run],
     });
-    let mut out = serde_json::to_string_pretty(&log).expect("a JSON value always serialises");
+    // `{:#}` is serde_json's pretty form (two-space indent), which cannot fail for a `Value`
+    let mut out = format!("{log:#}");
     out.push('\n');
     out
 }

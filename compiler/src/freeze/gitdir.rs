@@ -162,7 +162,8 @@ fn core_worktree(config: &str) -> Option<String> {
 }
 
 // Unix only: its tests make POSIX symlinks and pointer files.
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use crate::freeze::disk::MemDisk;

@@ -624,7 +624,8 @@ pub fn layer_source(name: &str, role: crate::capability::layer::LayerRole) -> La
 }
 
 // Unix only: the `*` expansion is checked on a POSIX tree.
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod deny_write_tests {
     use super::*;
     use crate::capability::layer::LayerRole;

@@ -85,10 +85,6 @@ impl Selector {
             .collect::<Vec<_>>()
             .join(", ")
     }
-    /// Whether it is a package manager's (an empty expansion is a dead grant).
-    pub fn is_package_manager(self) -> bool {
-        !matches!(self, Selector::Path | Selector::System)
-    }
     /// The locations, in order (`path:` has none: it reads `PATH`).
     pub fn locations(self, rules: PathRules) -> &'static [Location] {
         use Location::*;

@@ -9,7 +9,7 @@
 
 use super::judge::{at, components, StackIndex};
 use super::{Finding, Level, Lint, LintInfo, LintInput};
-use crate::capability::layer::{Capabilities, ExecKey, Origin};
+use crate::capability::layer::{ExecKey, Origin};
 use crate::capability::stack::GrantStack;
 use crate::path::frozen::RealPath;
 use crate::path::identity::{path_within, Identity};
@@ -50,11 +50,6 @@ pub struct DeputyFinding {
 /// model's judgment).
 pub fn deputy_prefixes(stack: &GrantStack) -> Vec<DeputyFinding> {
     prefixes(&StackIndex::of_stack(stack))
-}
-
-/// The deputy prefixes of bare layers (the write region judged per layer by spec §4.1).
-pub fn deputy_prefixes_of_layers(layers: &[Capabilities]) -> Vec<DeputyFinding> {
-    prefixes(&StackIndex::new(layers))
 }
 
 fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
@@ -178,21 +173,14 @@ pub fn diagnostic(f: &DeputyFinding) -> crate::diag::Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capability::layer::Capabilities;
     use crate::diag::SourceMap;
     use crate::lint::testkit::LayerBuilder;
     use crate::typecheck::profile::ExecPolicy::*;
 
     fn run(build: impl FnOnce(&mut SourceMap) -> Vec<Capabilities>) -> Vec<DeputyFinding> {
         let mut sm = SourceMap::new();
-        let layers = build(&mut sm);
-        let by_layers = deputy_prefixes_of_layers(&layers);
-        // the same answer when the write region is the model's judgment
-        let by_model = deputy_prefixes(&GrantStack::new(layers));
-        assert_eq!(
-            by_layers.iter().map(|f| &f.prefix).collect::<Vec<_>>(),
-            by_model.iter().map(|f| &f.prefix).collect::<Vec<_>>()
-        );
-        by_model
+        deputy_prefixes(&GrantStack::new(build(&mut sm)))
     }
 
     #[test]

@@ -2,44 +2,34 @@
 //! decides it, over an index built once (lookups walk a path's ancestors, so every lint
 //! stays O(n log n) in the number of entries).
 //!
-//! Over a `GrantStack`, the fs questions (may this real path be read, written?) are the
-//! model's own judgment (`GrantStack::judge_real`), asked once per question; the layer
-//! indexes here serve only the questions the model has no method for (which entries
-//! cover or lie beneath a path; whether a directory runs with full evidence, spec §5).
-//! Over bare layers (unit tests, `run_layers`), the per-layer fs judgment here follows
-//! spec §4.1 literally (an exclusion beats every allowance; among allowances the deeper
-//! wins). It must never grow into a second model: no carriers, no names, no refreeze.
-//! Containment is only ever confirmed through `path::identity::path_within`.
+//! The fs questions (may this real path be read, written?) are always the model's own
+//! judgment (`GrantStack::judge_real`, over the tables the stack compiles), asked once per
+//! question: over a composed stack, that stack's; over bare layers (`run_layers` without a
+//! stack), a `GrantStack::new` of those layers, built once per index. There is no second fs
+//! judgment here. The layer indexes serve only the questions the model has no method for
+//! (which entries cover or lie beneath a path; whether a directory runs with full evidence,
+//! spec §5). Containment is only ever confirmed through `path::identity::path_within`.
 
 use crate::capability::fs::FsOp;
+use crate::capability::index::key_of;
 use crate::capability::layer::{Capabilities, ExecKey, ExecRule, FsEntry, FsPolicy, Origin};
 use crate::capability::resolve::Resolve;
 use crate::capability::stack::GrantStack;
+use crate::capability::table::Cited;
 use crate::path::frozen::RealPath;
-use crate::path::identity::{collision_key, path_within, Identity};
+use crate::path::identity::{path_within, Identity};
 use crate::typecheck::profile::ExecPolicy;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-thread_local! {
-    /// Collision keys of components already seen: a profile repeats the same few
-    /// components (`home`, `u`, `.config`) in thousands of entries.
-    static KEYS: std::cell::RefCell<std::collections::HashMap<String, String>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
-}
-
-/// The Collision key of one component, memoised (`path::identity::collision_key`).
-fn ckey(c: &str) -> String {
-    KEYS.with(|m| {
-        let mut m = m.borrow_mut();
-        if let Some(k) = m.get(c) {
-            return k.clone();
-        }
-        let k = collision_key(c);
-        if m.len() < 100_000 {
-            m.insert(c.to_string(), k.clone());
-        }
-        k
-    })
+/// One component's index key under an identity (the Collision key is the model's memoised
+/// `capability::index::key_of`).
+fn push_key(k: &mut String, identity: Identity, c: &str) {
+    k.push('/');
+    match identity {
+        Identity::Stored => k.push_str(c),
+        Identity::Collision => k.push_str(&key_of(c)),
+    }
 }
 
 /// The components of an absolute POSIX-style real path.
@@ -51,11 +41,7 @@ pub fn components(path: &str) -> Vec<&str> {
 pub fn key(identity: Identity, path: &str) -> String {
     let mut k = String::new();
     for c in components(path) {
-        k.push('/');
-        match identity {
-            Identity::Stored => k.push_str(c),
-            Identity::Collision => k.push_str(&ckey(c)),
-        }
+        push_key(&mut k, identity, c);
     }
     if k.is_empty() {
         k.push('/');
@@ -69,11 +55,7 @@ pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
     let mut out = vec!["/".to_string()];
     let mut k = String::new();
     for c in comps {
-        k.push('/');
-        match identity {
-            Identity::Stored => k.push_str(c),
-            Identity::Collision => k.push_str(&ckey(c)),
-        }
+        push_key(&mut k, identity, c);
         out.push(k.clone());
     }
     out
@@ -175,40 +157,6 @@ impl<'a> FsIndex<'a> {
     pub fn excluded(&self, path: &str) -> Option<&'a FsEntry> {
         self.deny.covering(path).first().map(|(_, e)| *e)
     }
-    /// Writing `path` in this layer: `Ok(deciding write entry)` or `Err(the exclusion, if
-    /// one withholds it)`.
-    pub fn write(&self, path: &str) -> Result<(usize, &'a FsEntry), Option<&'a FsEntry>> {
-        if let Some(e) = self.excluded(path) {
-            return Err(Some(e));
-        }
-        if let Some((_, e)) = self.write_deny.covering(path).first() {
-            return Err(Some(e));
-        }
-        self.write.covering(path).first().copied().ok_or(None)
-    }
-    /// Reading `path` in this layer (writing reads).
-    pub fn read(&self, path: &str) -> Result<(usize, &'a FsEntry), Option<&'a FsEntry>> {
-        if let Some(e) = self.excluded(path) {
-            return Err(Some(e));
-        }
-        let r = self.read.covering(path).first().copied();
-        let w = self.write.covering(path).first().copied();
-        match (r, w) {
-            (Some(a), Some(b)) => Ok(if b.0 >= a.0 { b } else { a }),
-            (Some(a), None) | (None, Some(a)) => Ok(a),
-            (None, None) => Err(None),
-        }
-    }
-    /// Whether this layer writes the root and excludes nothing (spec §4.3 `is_restrictive`).
-    pub fn unrestrictive(&self) -> bool {
-        self.policy.deny.is_empty()
-            && self.policy.write_deny.is_empty()
-            && self
-                .policy
-                .write
-                .iter()
-                .any(|e| components(e.path.real().as_str()).is_empty())
-    }
 }
 
 /// One layer's exec directory keys, indexed.
@@ -266,18 +214,14 @@ impl<'a> ExecIndex<'a> {
             _ => Err(None),
         }
     }
-    /// Whether this layer admits every program with no exclusion.
-    pub fn unrestrictive(&self) -> bool {
-        self.every && self.rules.is_empty()
-    }
 }
 
-/// The layers, indexed once.
+/// The layers, indexed once, with the model that judges them.
 #[derive(Debug)]
 pub struct StackIndex<'a> {
     pub layers: &'a [Capabilities],
-    /// The model, when the lints run over a composed stack.
-    pub stack: Option<&'a GrantStack>,
+    /// The model: the composed stack the lints run over, or one built from the bare layers.
+    model: Cow<'a, GrantStack>,
     /// `(layer index, its fs)`, for layers that opine on fs.
     pub fs: Vec<(usize, FsIndex<'a>)>,
     /// `(layer index, its exec)`, for layers that opine on exec.
@@ -285,10 +229,18 @@ pub struct StackIndex<'a> {
 }
 
 impl<'a> StackIndex<'a> {
+    /// Bare layers (no composed stack), judged by a model built from them as they stand.
     pub fn new(layers: &'a [Capabilities]) -> Self {
+        Self::with_model(layers, Cow::Owned(GrantStack::new(layers.to_vec())))
+    }
+    /// The layers of a composed stack, judged by that stack.
+    pub fn of_stack(stack: &'a GrantStack) -> Self {
+        Self::with_model(stack.layers(), Cow::Borrowed(stack))
+    }
+    fn with_model(layers: &'a [Capabilities], model: Cow<'a, GrantStack>) -> Self {
         StackIndex {
             layers,
-            stack: None,
+            model,
             fs: layers
                 .iter()
                 .enumerate()
@@ -301,26 +253,13 @@ impl<'a> StackIndex<'a> {
                 .collect(),
         }
     }
-    /// The layers of a composed stack, judged by the model.
-    pub fn of_stack(stack: &'a GrantStack) -> Self {
-        StackIndex {
-            stack: Some(stack),
-            ..StackIndex::new(stack.layers())
-        }
-    }
-    /// Some layer restricts the file system.
+    /// Some layer restricts the file system (the model's `fs_restricted`).
     pub fn fs_restricted(&self) -> bool {
-        match self.stack {
-            Some(st) => st.fs_restricted(),
-            None => self.fs.iter().any(|(_, f)| !f.unrestrictive()),
-        }
+        self.model.fs_restricted()
     }
-    /// Some layer restricts exec.
+    /// Some layer restricts exec (the model's `exec_restricted`).
     pub fn exec_restricted(&self) -> bool {
-        match self.stack {
-            Some(st) => st.exec_restricted(),
-            None => self.exec.iter().any(|(_, e)| !e.unrestrictive()),
-        }
+        self.model.exec_restricted()
     }
     /// Writing real `path` under the stack: `Some(a deciding entry)` when every fs layer
     /// writes it (`Some(None)` when no layer opines), `None` when some layer withholds it.
@@ -331,19 +270,38 @@ impl<'a> StackIndex<'a> {
     pub fn readable(&self, path: &str) -> Option<Option<Origin>> {
         self.judge(FsOp::Read, path)
     }
+    /// The model's judgment. Of the entries that granted it (one per opining layer), the
+    /// finding cites the deepest, the lowest layer among equals: the narrowest grant, as
+    /// the user wrote it first.
     fn judge(&self, op: FsOp, path: &str) -> Option<Option<Origin>> {
-        if let Some(st) = self.stack {
-            let g = st
-                .judge_real(op, &RealPath::from_resolved(path), &AlreadyReal)
-                .ok()?;
-            // the deciding entry of the last opining layer (the one pushed last)
-            return Some(g.decided_by.last().map(|c| (*c.origin).clone()));
+        let g = self
+            .model
+            .judge_real(op, &RealPath::from_resolved(path), &AlreadyReal)
+            .ok()?;
+        let mut best: Option<(usize, &Cited)> = None;
+        for c in &g.decided_by {
+            let d = self.entry_depth(op, c, path);
+            if best.is_none_or(|(bd, _)| d > bd) {
+                best = Some((d, c));
+            }
         }
-        let per_layer = self.fs.iter().map(|(_, f)| match op {
-            FsOp::Read => f.read(path).ok(),
-            FsOp::Write => f.write(path).ok(),
-        });
-        deepest(per_layer).map(|e| e.map(|e| e.origin.clone()))
+        Some(best.map(|(_, c)| (*c.origin).clone()))
+    }
+    /// How deep the fs entry a granting citation names lies (0 for a place no entry
+    /// wrote: a run place, the floor).
+    fn entry_depth(&self, op: FsOp, c: &Cited, path: &str) -> usize {
+        let Some((_, f)) = self.fs.iter().find(|(i, _)| *i == c.layer) else {
+            return 0;
+        };
+        let mut regions = vec![&f.write];
+        if op == FsOp::Read {
+            regions.push(&f.read);
+        }
+        regions
+            .into_iter()
+            .flat_map(|r| r.covering(path))
+            .find(|(_, e)| e.origin == *c.origin)
+            .map_or(0, |(d, _)| d)
     }
     /// Directory `path` runs under the stack: every exec layer runs it with full evidence.
     /// `Some(deepest deciding key)`; `Some(None)` when only `Any` (or no layer) decides.
@@ -370,19 +328,6 @@ impl<'a> StackIndex<'a> {
     pub fn excluded(&self, path: &str) -> Option<&'a FsEntry> {
         self.fs.iter().find_map(|(_, f)| f.excluded(path))
     }
-}
-
-fn deepest<'a>(
-    per_layer: impl Iterator<Item = Option<(usize, &'a FsEntry)>>,
-) -> Option<Option<&'a FsEntry>> {
-    let mut best: Option<(usize, &'a FsEntry)> = None;
-    for v in per_layer {
-        let (d, e) = v?;
-        if best.is_none_or(|(bd, _)| d > bd) {
-            best = Some((d, e));
-        }
-    }
-    Some(best.map(|(_, e)| e))
 }
 
 /// The resolver handed to `GrantStack::judge_real` for paths that are already real: the

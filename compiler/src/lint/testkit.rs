@@ -14,20 +14,13 @@ pub struct LayerBuilder {
     pub name: String,
     pub text: String,
     lines: Vec<(String, String)>, // (kind, written) per line
-    exec: Option<Vec<(ExecKind, String, String, ExecPolicy)>>,
+    /// Exec directory keys: (surface, real, policy).
+    exec: Option<Vec<(String, String, ExecPolicy)>>,
     fs: Option<FsSpec>,
     net_offline: bool,
     dead: Vec<String>,
     path: Option<(String, String)>,
     role: LayerRole,
-}
-
-#[allow(dead_code, reason = "test kit: not every kind is used by every test")]
-#[derive(Clone, Copy)]
-pub enum ExecKind {
-    Dir,
-    File,
-    Name,
 }
 
 #[derive(Default)]
@@ -66,24 +59,9 @@ impl LayerBuilder {
         } else {
             real
         };
-        self.exec.get_or_insert_with(Vec::new).push((
-            ExecKind::Dir,
-            surface.into(),
-            real.into(),
-            policy,
-        ));
-        self
-    }
-    pub fn exec_file(mut self, p: &str, policy: ExecPolicy) -> Self {
         self.exec
             .get_or_insert_with(Vec::new)
-            .push((ExecKind::File, p.into(), p.into(), policy));
-        self
-    }
-    pub fn exec_name(mut self, n: &str, policy: ExecPolicy) -> Self {
-        self.exec
-            .get_or_insert_with(Vec::new)
-            .push((ExecKind::Name, n.into(), n.into(), policy));
+            .push((surface.into(), real.into(), policy));
         self
     }
     /// `exec: []`: opining, admitting nothing.
@@ -165,13 +143,9 @@ impl LayerBuilder {
         let dead_spec = std::mem::take(&mut self.dead);
         let exec = exec_spec.map(|rules| {
             let mut v = Vec::new();
-            for (kind, s, r, policy) in rules {
+            for (s, r, policy) in rules {
                 let o = self.line(file, "exec", &s);
-                let key = match kind {
-                    ExecKind::Dir => ExecKey::Dir(fp(&s, &r)),
-                    ExecKind::File => ExecKey::File(fp(&s, &r)),
-                    ExecKind::Name => ExecKey::Name(s.clone()),
-                };
+                let key = ExecKey::Dir(fp(&s, &r));
                 v.push(ExecRule {
                     key,
                     policy,

@@ -171,6 +171,65 @@ mod bench {
         }
     }
 
+    /// `--prepare-only`: time the launch's preparation (and, with `--ruleset`, every check
+    /// with the Landlock ruleset built; with `--spawn`, the spawn) over `runs` rounds.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "benchmark: the plan's working directory is the bench's own"
+    )]
+    fn prepare_only(args: &[String], runs: usize) -> Result<(), String> {
+        let cwd = std::env::current_dir()
+            .map_err(|e| format!("the working directory: {e}"))?
+            .to_str()
+            .ok_or("the working directory is not UTF-8")?
+            .to_string();
+        let mut plan = minimal_plan(&cwd);
+        if args.iter().any(|a| a == "--no-names") {
+            if let Some(ex) = &mut plan.landlock.exec {
+                ex.deny_names.clear();
+            }
+        }
+        let host = Host::probe();
+        let pins = launch::pin_at_start()
+            .as_ref()
+            .map_err(|e| format!("pinning the launch binaries: {e}"))?;
+        let mut v = Vec::new();
+        let mut w = Vec::new();
+        let spawn = args.iter().any(|a| a == "--spawn");
+        if args.iter().any(|a| a == "--ruleset") {
+            // Every check of a launch, with the Landlock ruleset built eagerly.
+            let mut c = Vec::new();
+            let mut rules = 0;
+            for _ in 0..runs {
+                let t = Instant::now();
+                rules = launch::check(&plan, &host, pins).map_err(|e| e.to_string())?;
+                c.push(t.elapsed());
+            }
+            println!(
+                "prepare + ruleset ({rules} rules) median {:.2} ms",
+                median(&mut c).as_secs_f64() * 1e3
+            );
+        }
+        for _ in 0..runs {
+            let t = Instant::now();
+            let p = launch::prepare(&plan, &host, pins).map_err(|e| e.to_string())?;
+            v.push(t.elapsed());
+            if spawn {
+                let t = Instant::now();
+                let _ = launch::spawn(p, pins);
+                w.push(t.elapsed());
+            }
+        }
+        println!(
+            "prepare median {:.2} ms",
+            median(&mut v).as_secs_f64() * 1e3
+        );
+        if spawn {
+            println!("spawn median {:.2} ms", median(&mut w).as_secs_f64() * 1e3);
+        }
+        Ok(())
+    }
+
     /// The `--floor` command line: this binary, bwrap, this binary, `/bin/true`.
     fn floor_cmd() -> Vec<String> {
         let me = std::env::current_exe()
@@ -197,54 +256,13 @@ mod bench {
                     i += 2;
                 }
                 "--prepare-only" => {
-                    let cwd = std::env::current_dir()
-                        .unwrap()
-                        .to_str()
-                        .unwrap()
-                        .to_string();
-                    let mut plan = minimal_plan(&cwd);
-                    if args.iter().any(|a| a == "--no-names") {
-                        if let Some(ex) = &mut plan.landlock.exec {
-                            ex.deny_names.clear();
+                    return match prepare_only(&args, runs) {
+                        Ok(()) => 0,
+                        Err(e) => {
+                            eprintln!("ralc-launch-bench: {e}");
+                            1
                         }
-                    }
-                    let host = Host::probe();
-                    let pins = launch::pin_at_start().as_ref().unwrap();
-                    let mut v = Vec::new();
-                    let mut w = Vec::new();
-                    let spawn = args.iter().any(|a| a == "--spawn");
-                    if args.iter().any(|a| a == "--ruleset") {
-                        // Every check of a launch, with the Landlock ruleset built eagerly.
-                        let mut c = Vec::new();
-                        let mut rules = 0;
-                        for _ in 0..runs {
-                            let t = Instant::now();
-                            rules = launch::check(&plan, &host, pins).unwrap();
-                            c.push(t.elapsed());
-                        }
-                        println!(
-                            "prepare + ruleset ({rules} rules) median {:.2} ms",
-                            median(&mut c).as_secs_f64() * 1e3
-                        );
-                    }
-                    for _ in 0..runs {
-                        let t = Instant::now();
-                        let p = launch::prepare(&plan, &host, pins).unwrap();
-                        v.push(t.elapsed());
-                        if spawn {
-                            let t = Instant::now();
-                            let _ = launch::spawn(p, pins);
-                            w.push(t.elapsed());
-                        }
-                    }
-                    println!(
-                        "prepare median {:.2} ms",
-                        median(&mut v).as_secs_f64() * 1e3
-                    );
-                    if spawn {
-                        println!("spawn median {:.2} ms", median(&mut w).as_secs_f64() * 1e3);
-                    }
-                    return 0;
+                    };
                 }
                 "--cmd" => {
                     cmd = Some(args[i + 1..].to_vec());
@@ -263,6 +281,10 @@ mod bench {
                 }
             }
         }
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "benchmark: the plan's working directory is the bench's own"
+        )]
         let cwd = std::env::current_dir()
             .ok()
             .and_then(|p| p.to_str().map(str::to_string))

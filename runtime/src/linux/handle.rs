@@ -149,6 +149,10 @@ pub fn dup_above(fd: RawFd, min: RawFd) -> io::Result<OwnedFd> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: a temporary directory's real path, to build the tree under test"
+)]
 mod tests {
     use super::*;
 

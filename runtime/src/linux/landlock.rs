@@ -3,17 +3,28 @@
 //! envelope (a domain handling file rights forbids `mount(2)`, bwrap's first act). The
 //! `Execute` right admits the allowed files and each live allowed directory as its
 //! hierarchy less what the exec table blocks beneath it, expanded entry by entry (Landlock
-//! is allow-only); file rights are added best-effort by ABI. Raw syscalls: the ruleset
-//! must travel to the child as a descriptor. It never widens a rule it was given and
-//! never enters a domain in the parent.
+//! is allow-only); file rights are added best-effort by ABI.
+//!
+//! The parent's ruleset is the `landlock` crate's (`Ruleset` → `RulesetCreated`, the
+//! crate's ABI compatibility checks at `CompatLevel::HardRequirement`: a right or scope
+//! the running kernel lacks is a refusal, never silently dropped), and its descriptor
+//! leaves the crate through `Option<OwnedFd>: From<RulesetCreated>` to travel to the
+//! trampoline. Raw syscalls remain only where the crate has no call: the kernel's ABI
+//! version (the crate deliberately exposes none), and in the trampoline, adding the
+//! envelope's rules to and entering a ruleset received as a bare descriptor. It never
+//! widens a rule it was given and never enters a domain in the parent.
 
 use super::handle::{self, Kind, Opened};
 use super::refusal::Refusal;
 use crate::plan::{within, ExecAdmits};
+use landlock::{
+    AccessFs, BitFlags, CompatLevel, Compatible, RulesetAttr, RulesetCreated, RulesetCreatedAttr,
+    Scope,
+};
 use std::collections::{BTreeSet, HashSet};
 use std::ffi::CString;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 
 pub const EXECUTE: u64 = 1 << 0;
 pub const WRITE_FILE: u64 = 1 << 1;
@@ -91,24 +102,6 @@ pub const SCOPE_SIGNAL: u64 = 1 << 1;
 /// The first ABI with scopes.
 pub const SCOPES_ABI: u32 = 6;
 
-fn create(handled: u64, scoped: u64) -> io::Result<OwnedFd> {
-    // {handled_access_fs, handled_access_net, scoped}; without scopes only the first
-    // field is passed, which every ABI accepts.
-    let attr: [u64; 3] = [handled, 0, scoped];
-    let size = if scoped == 0 {
-        std::mem::size_of::<u64>()
-    } else {
-        std::mem::size_of::<[u64; 3]>()
-    };
-    // SAFETY: an attr of `size` bytes from a live array.
-    let fd = unsafe { libc::syscall(libc::SYS_landlock_create_ruleset, attr.as_ptr(), size, 0u32) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: freshly returned by the kernel.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
-}
-
 fn add(ruleset: RawFd, object: RawFd, allowed: u64) -> io::Result<()> {
     if allowed == 0 {
         return Ok(());
@@ -133,10 +126,16 @@ fn add(ruleset: RawFd, object: RawFd, allowed: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// A ruleset under construction in the parent.
+/// A crate error as a refusal of the launch.
+fn refusal(what: &str, e: landlock::RulesetError) -> Refusal {
+    Refusal::io(what, io::Error::other(e))
+}
+
+/// A ruleset under construction in the parent: the crate's `RulesetCreated`, with the
+/// rights it handles (the warrant carries them to the trampoline) and its rule count.
 #[derive(Debug)]
 pub struct Ruleset {
-    fd: OwnedFd,
+    created: RulesetCreated,
     handled: u64,
     rules: usize,
 }
@@ -146,12 +145,34 @@ impl Ruleset {
     pub fn new(handled: u64) -> Result<Ruleset, Refusal> {
         Ruleset::new_scoped(handled, 0)
     }
-    /// Create a ruleset handling `handled` and scoping `scoped` (ABI 6's scopes).
+    /// Create a ruleset handling `handled` and scoping `scoped` (ABI 6's scopes). The
+    /// caller asks only for what the running ABI offers (`write_rights(abi)`,
+    /// `SCOPES_ABI`); the crate checks each against the kernel and refuses, never drops.
     pub fn new_scoped(handled: u64, scoped: u64) -> Result<Ruleset, Refusal> {
-        let fd =
-            create(handled, scoped).map_err(|e| Refusal::io("create the Landlock ruleset", e))?;
+        let access = BitFlags::<AccessFs>::from_bits(handled).map_err(|_| {
+            Refusal::Other(format!(
+                "Landlock file rights {handled:#x} are not all known"
+            ))
+        })?;
+        let scopes = BitFlags::<Scope>::from_bits(scoped).map_err(|_| {
+            Refusal::Other(format!("Landlock scopes {scoped:#x} are not all known"))
+        })?;
+        let mut rs = landlock::Ruleset::default().set_compatibility(CompatLevel::HardRequirement);
+        if !access.is_empty() {
+            rs = rs
+                .handle_access(access)
+                .map_err(|e| refusal("the Landlock ruleset's rights", e))?;
+        }
+        if !scopes.is_empty() {
+            rs = rs
+                .scope(scopes)
+                .map_err(|e| refusal("the Landlock ruleset's scopes", e))?;
+        }
+        let created = rs
+            .create()
+            .map_err(|e| refusal("create the Landlock ruleset", e))?;
         Ok(Ruleset {
-            fd,
+            created,
             handled,
             rules: 0,
         })
@@ -162,12 +183,21 @@ impl Ruleset {
     pub fn rules(&self) -> usize {
         self.rules
     }
-    pub fn into_fd(self) -> OwnedFd {
-        self.fd
+    /// The ruleset's descriptor, for the trampoline. A ruleset the kernel never created
+    /// (the crate's dummy, impossible at `HardRequirement`) is a refusal.
+    pub fn into_fd(self) -> Result<OwnedFd, Refusal> {
+        Option::<OwnedFd>::from(self.created).ok_or_else(|| {
+            Refusal::Other("the Landlock ruleset has no descriptor to hand over".to_string())
+        })
     }
     /// Allow `rights` (masked to what is handled, and to file rights on a non-directory)
     /// on the object behind `object`.
-    pub fn allow(&mut self, object: RawFd, kind: Kind, rights: u64) -> Result<(), Refusal> {
+    pub fn allow(
+        &mut self,
+        object: BorrowedFd<'_>,
+        kind: Kind,
+        rights: u64,
+    ) -> Result<(), Refusal> {
         let mut r = rights & self.handled;
         if kind != Kind::Dir {
             r &= FILE_RIGHTS;
@@ -175,7 +205,10 @@ impl Ruleset {
         if r == 0 {
             return Ok(());
         }
-        add(self.fd.as_raw_fd(), object, r).map_err(|e| Refusal::io("add a Landlock rule", e))?;
+        let access = BitFlags::<AccessFs>::from_bits_truncate(r);
+        (&mut self.created)
+            .add_rule(landlock::PathBeneath::new(object, access))
+            .map_err(|e| refusal("add a Landlock rule", e))?;
         self.rules += 1;
         Ok(())
     }
@@ -192,7 +225,7 @@ impl Ruleset {
                 if kind == Kind::Dir {
                     return Ok(());
                 }
-                self.allow(fd.as_raw_fd(), kind, EXECUTE)
+                self.allow(fd.as_fd(), kind, EXECUTE)
             }
         }
     }
@@ -232,7 +265,7 @@ impl Ruleset {
         depth: usize,
     ) -> Result<(), Refusal> {
         if self.scan(path, &fd, ctx, depth)? {
-            self.allow(fd.as_raw_fd(), Kind::Dir, EXECUTE)?;
+            self.allow(fd.as_fd(), Kind::Dir, EXECUTE)?;
         }
         Ok(())
     }
@@ -372,7 +405,7 @@ impl Ruleset {
             return Ok(true);
         }
         for cfd in subdir_fds {
-            self.allow(cfd.as_raw_fd(), Kind::Dir, EXECUTE)?;
+            self.allow(cfd.as_fd(), Kind::Dir, EXECUTE)?;
         }
         // The file handles are closed in batches (`close_range` over each run of
         // consecutive descriptors) rather than one `close` each.
@@ -383,9 +416,8 @@ impl Ruleset {
                 continue;
             }
             if let Some(cfd) = open_file_beneath(listing.as_raw_fd(), name) {
-                let raw = cfd.into_raw_fd();
-                batch.0.push(raw);
-                self.allow(raw, Kind::File, EXECUTE)?;
+                self.allow(cfd.as_fd(), Kind::File, EXECUTE)?;
+                batch.0.push(cfd.into_raw_fd());
                 if batch.0.len() == BATCH {
                     batch.close();
                 }
@@ -606,6 +638,10 @@ pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: a temporary directory's real path, to build the tree under test"
+)]
 mod tests {
     use super::*;
 

@@ -13,7 +13,7 @@ use super::refusal::Refusal;
 use super::seccomp;
 use super::warrant::{slot, Confinement, Warrant};
 use crate::plan::{within, Access, BindWhy, ExecAdmits, Layer, LinuxPlan, LINUX_PLAN_VERSION};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::sync::OnceLock;
 
@@ -87,6 +87,10 @@ pub fn find_bwrap(path: &str) -> Option<(OwnedFd, String)> {
             continue;
         }
         let cand = format!("{}/bwrap", dir.trim_end_matches('/'));
+        #[allow(
+            clippy::disallowed_methods,
+            reason = "launch site: bwrap is found on the process's own PATH, once, at start"
+        )]
         let Ok(md) = std::fs::metadata(&cand) else {
             continue;
         };
@@ -206,7 +210,7 @@ impl PendingLandlock {
     fn build(&self) -> Result<Ruleset, Refusal> {
         let mut rs = Ruleset::new_scoped(self.handled, self.scoped)?;
         if let Some(ex) = &self.exec {
-            rs.allow(self.own.as_raw_fd(), Kind::File, landlock::EXECUTE)?;
+            rs.allow(self.own.as_fd(), Kind::File, landlock::EXECUTE)?;
             rs.admit_file(&self.program)?;
             for l in loaders() {
                 rs.admit_file(&l)?;
@@ -227,7 +231,7 @@ impl PendingLandlock {
             }
         }
         for (fd, kind, rights) in &self.fs_rules {
-            rs.allow(fd.as_raw_fd(), *kind, *rights)?;
+            rs.allow(fd.as_fd(), *kind, *rights)?;
         }
         Ok(rs)
     }
@@ -628,6 +632,10 @@ fn dir_aliases(dirs: &[String], binds: &Binds) -> Vec<String> {
     let Ok(info) = binds.mountinfo.text() else {
         return dirs.to_vec();
     };
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "launch site: an allowed directory's ancestors and the shown mount points, by device and inode, to find the directory mounted again"
+    )]
     let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
     let points: Vec<(String, (u64, u64))> = super::alias::mount_points(info)
         .into_iter()
@@ -771,6 +779,10 @@ fn check_aliases(binds: &Binds, opened: &OpenedMasks) -> Result<(), Refusal> {
     use std::os::unix::fs::MetadataExt;
     let info = binds.mountinfo.text()?;
     let shown = |p: &str| binds.shows(p) && !opened.masked.iter().any(|d| within(p, d));
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "launch site: each excluded path's device and inode, to find its alias mounts"
+    )]
     let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
     super::alias::check_mounts(
         &opened.excluded,
@@ -982,7 +994,6 @@ fn seal(
         host_mntns: host.mntns,
         real: plan.program.real.clone(),
         argv0: plan.program.argv0.clone(),
-        interp_exclusion: String::new(),
         args: plan.program.args.clone(),
     };
     let bytes = warrant.encode();
@@ -1069,6 +1080,10 @@ const PROGRAM_DIRS: &[&str] = &[
 /// directories, each by its real path, once.
 fn vetoed_dirs(allowed: &[String]) -> Vec<String> {
     let mut v: Vec<String> = allowed.to_vec();
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "launch site: the host's program directories, each by its real path, once"
+    )]
     v.extend(
         PROGRAM_DIRS
             .iter()
@@ -1188,6 +1203,10 @@ fn loaders() -> Vec<String> {
     } else {
         &[]
     };
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "launch site: the dynamic loader's real path on this host"
+    )]
     let mut v: Vec<String> = names
         .iter()
         .filter_map(|n| std::fs::canonicalize(n).ok())
@@ -1287,9 +1306,8 @@ fn spawn_with(
     // refuses, and so does the launch.
     let mut refused: Option<Refusal> = None;
     if let (Some(pending), Some(reach)) = (p.landlock.take(), p.reach.as_ref()) {
-        match pending.build() {
-            Ok(rs) => {
-                let fd = rs.into_fd();
+        match pending.build().and_then(Ruleset::into_fd) {
+            Ok(fd) => {
                 if let Err(e) = send_fd(reach, fd.as_raw_fd()) {
                     if e.raw_os_error() != Some(libc::EPIPE)
                         && e.raw_os_error() != Some(libc::ECONNRESET)

@@ -104,13 +104,16 @@ pub fn check() -> Result<(), String> {
         held.push("inheritable");
     }
     let last = last_cap();
-    // SAFETY (both closures): prctl with documented arguments; reads.
-    let bounding = (0..=last)
-        .any(|c| unsafe { libc::prctl(libc::PR_CAPBSET_READ, c as libc::c_ulong, 0, 0, 0) } != 0);
+    let bounding = (0..=last).any(|c| {
+        // SAFETY: prctl with documented arguments; a read.
+        let held = unsafe { libc::prctl(libc::PR_CAPBSET_READ, c as libc::c_ulong, 0, 0, 0) };
+        held != 0
+    });
     if bounding {
         held.push("bounding");
     }
     let ambient = (0..=last).any(|c| {
+        // SAFETY: prctl with documented arguments; a read.
         let set = unsafe {
             libc::prctl(
                 libc::PR_CAP_AMBIENT,

@@ -26,7 +26,7 @@ pub mod slot {
 }
 
 /// The magic and version line.
-pub const MAGIC: &str = "ralc-warrant/1";
+pub const MAGIC: &str = "ralc-warrant/2";
 /// The largest warrant accepted.
 pub const MAX_BYTES: usize = 8 << 20;
 
@@ -51,10 +51,8 @@ pub struct Warrant {
     pub host_mntns: Option<u64>,
     /// The program's real path.
     pub real: String,
-    /// Its argv[0] spelling.
+    /// Its `argv[0]` spelling.
     pub argv0: String,
-    /// The exclusion covering its script's interpreter (empty if none).
-    pub interp_exclusion: String,
     pub args: Vec<String>,
 }
 
@@ -79,7 +77,6 @@ impl Warrant {
         }
         field(&self.real);
         field(&self.argv0);
-        field(&self.interp_exclusion);
         for a in &self.args {
             field(a);
         }
@@ -100,7 +97,7 @@ impl Warrant {
                 std::str::from_utf8(f).map_err(|_| "a warrant field is not UTF-8".to_string())?,
             );
         }
-        if fields.len() < 7 || fields[0] != MAGIC {
+        if fields.len() < 6 || fields[0] != MAGIC {
             return Err("not a ralc warrant of this version".to_string());
         }
         let confinement = match fields[1] {
@@ -126,8 +123,7 @@ impl Warrant {
             host_mntns: ns(fields[3])?,
             real: fields[4].to_string(),
             argv0: fields[5].to_string(),
-            interp_exclusion: fields[6].to_string(),
-            args: fields[7..].iter().map(|s| s.to_string()).collect(),
+            args: fields[6..].iter().map(|s| s.to_string()).collect(),
         };
         if w.real.is_empty() || !w.real.starts_with('/') {
             return Err("the warrant's program is not an absolute path".to_string());
@@ -151,7 +147,6 @@ mod tests {
             host_mntns: None,
             real: "/usr/bin/true".into(),
             argv0: "true".into(),
-            interp_exclusion: String::new(),
             args: vec!["a".into(), String::new(), "c d".into()],
         }
     }
