@@ -1443,3 +1443,53 @@ fn reached(fd: &OwnedFd) -> bool {
     let n = unsafe { libc::recv(fd.as_raw_fd(), b.as_mut_ptr().cast(), 1, libc::MSG_DONTWAIT) };
     n == 1 && b[0] == b'T'
 }
+
+#[cfg(test)]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: a temporary directory's real path, to build the tree under test"
+)]
+mod tests {
+    use super::*;
+
+    fn tree() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let root = root.to_str().unwrap().to_string();
+        std::fs::create_dir_all(format!("{root}/sub/deeper")).unwrap();
+        for f in ["a", "Bash", "sub/x", "sub/deeper/bash"] {
+            std::fs::write(format!("{root}/{f}"), "").unwrap();
+        }
+        std::os::unix::fs::symlink("a", format!("{root}/zsh")).unwrap();
+        (dir, root)
+    }
+
+    fn keys() -> Vec<String> {
+        vec!["bash".to_string(), "zsh".to_string()]
+    }
+
+    /// Every vetoed regular file at any depth is found (caseless); a vetoed symlink is
+    /// judged at its target, so it is not among them.
+    #[test]
+    fn the_walk_finds_every_vetoed_file_at_any_depth() {
+        let (_d, root) = tree();
+        let mut found = vetoed_tree(&root, &keys()).expect("maskable");
+        found.sort();
+        assert_eq!(
+            found,
+            vec![format!("{root}/Bash"), format!("{root}/sub/deeper/bash")]
+        );
+    }
+
+    /// A second hard link of a vetoed file, or a directory of a vetoed name, keeps the
+    /// expansion: a mask would hide one name only.
+    #[test]
+    fn a_hard_link_or_a_vetoed_directory_keeps_the_expansion() {
+        let (_d, root) = tree();
+        std::fs::hard_link(format!("{root}/Bash"), format!("{root}/sub/other")).unwrap();
+        assert_eq!(vetoed_tree(&root, &keys()), None);
+        let (_e, root) = tree();
+        std::fs::create_dir(format!("{root}/sub/ZSH")).unwrap();
+        assert_eq!(vetoed_tree(&root, &keys()), None);
+    }
+}
