@@ -7,9 +7,10 @@
 //! [`MAX_VALUE_DEPTH`]; the `let` that crosses a budget is E0127 and evaluation stops
 //! there, before the copy is made. It must never build a value without counting it.
 
-use crate::diag::codes::CodeInfo;
 use crate::diag::{Diagnostic, Span};
-use crate::syntax::ast::{Construct, Expr, ExprKind, Item, Program, StrPart};
+use crate::syntax::ast::{
+    Construct, Expr, ExprKind, Field, Item, MapEntry, Program, StrLit, StrPart,
+};
 use std::collections::BTreeMap;
 
 /// A value of the data subset, with the span it was written at.
@@ -117,7 +118,7 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
     for item in &program.items {
         if let Some(r) = returned {
             ev.diags.push(
-                Diagnostic::error("E0126", "nothing may follow `return`")
+                Diagnostic::error(codes::E0126, "nothing may follow `return`")
                     .at(item.span())
                     .with_label(r, "the profile returns here")
                     .with_help("move this above the `return`, or delete it"),
@@ -159,7 +160,7 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
                     Some(e) => result = ev.expr(e),
                     None => {
                         ev.diags.push(
-                            Diagnostic::error("E0125", "`return` without a value")
+                            Diagnostic::error(codes::E0125, "`return` without a value")
                                 .at(*span)
                                 .with_help(
                                     "return a record of grant settings, or `()` to set nothing",
@@ -188,7 +189,7 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
                 .map(|i| i.span())
                 .unwrap_or(Span::new(program.span.file, 0, 0));
         ev.diags.push(
-            Diagnostic::error("E0125", "the profile has no value")
+            Diagnostic::error(codes::E0125, "the profile has no value")
                 .at(at)
                 .with_help("end the profile with a record of grant settings, or `()` to set nothing on purpose"),
         );
@@ -198,7 +199,7 @@ pub fn evaluate(program: &Program) -> (Option<Value>, Vec<Diagnostic>) {
 
 /// E0127 at the item that crossed a budget.
 fn over_budget(at: Span, what: &str) -> Diagnostic {
-    Diagnostic::error("E0127", format!("this binding {what}"))
+    Diagnostic::error(codes::E0127, format!("this binding {what}"))
         .at(at)
         .with_help(format!(
             "a profile builds at most {} values and {} MiB of text, nested at most {MAX_VALUE_DEPTH} deep; write the grant settings out instead of multiplying them",
@@ -244,7 +245,7 @@ impl Eval {
             }
             Some(None) => None,
             None => {
-                let mut d = Diagnostic::error("E0110", format!("`${name}` is not bound"))
+                let mut d = Diagnostic::error(codes::E0110, format!("`${name}` is not bound"))
                     .at(span)
                     .with_help("bind it first with `let name = …`");
                 if name == "ENV" || name.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
@@ -283,118 +284,12 @@ impl Eval {
                 val.span = e.span;
                 return Some(val);
             }
-            ExprKind::Str(s) => {
-                let mut out = String::new();
-                let mut ok = true;
-                for p in &s.parts {
-                    match p {
-                        StrPart::Text(t) => out.push_str(t),
-                        StrPart::Var(n, sp) => {
-                            match self.lookup(n, *sp) {
-                                Some(Value {
-                                    kind: ValueKind::Str(s),
-                                    ..
-                                }) => out.push_str(&s),
-                                Some(v) => {
-                                    self.diags.push(
-                                    Diagnostic::error(
-                                        "E0111",
-                                        format!("`${n}` is {}, not a string: only strings interpolate", v.kind.type_name()),
-                                    )
-                                    .at(*sp)
-                                    .with_label(v.span, "bound here"),
-                                );
-                                    ok = false;
-                                }
-                                None => ok = false,
-                            }
-                        }
-                    }
-                }
-                if !ok || !self.charge(0, out.len() as u64) {
-                    return None;
-                }
-                ValueKind::Str(out)
-            }
-            ExprKind::List(items) => {
-                let mut out = Vec::new();
-                let mut ok = true;
-                for i in items {
-                    match self.expr(i) {
-                        Some(v) => out.push(v),
-                        None => ok = false,
-                    }
-                }
-                // A failed item (already reported) is dropped so the rest is still
-                // checked; a list left empty by failures is not mistaken for `[]`.
-                if !ok && out.is_empty() {
-                    return None;
-                }
-                ValueKind::List(out)
-            }
+            ExprKind::Str(s) => ValueKind::Str(self.interpolate(s)?),
+            ExprKind::List(items) => ValueKind::List(self.list(items)?),
             ExprKind::Record { spread, fields } => {
-                // A failed spread or field (already reported) is dropped, so the rest
-                // is still checked.
-                let mut out: Vec<RecordField> = Vec::new();
-                if let Some(s) = spread {
-                    match self.expr(s) {
-                        Some(Value {
-                            kind: ValueKind::Record(fs),
-                            ..
-                        }) => out = fs,
-                        Some(Value {
-                            kind: ValueKind::List(l),
-                            ..
-                        }) if l.is_empty() => {}
-                        Some(v) => {
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "E0112",
-                                    format!(
-                                        "a spread copies a record's fields, but this is {}",
-                                        v.kind.type_name()
-                                    ),
-                                )
-                                .at(s.span),
-                            );
-                        }
-                        None => {}
-                    }
-                }
-                // Key → position in `out`, so overriding stays linear.
-                let mut index: BTreeMap<String, usize> = out
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| (x.key.clone(), i))
-                    .collect();
-                for f in fields {
-                    let Some(v) = self.expr(&f.value) else {
-                        continue;
-                    };
-                    let field = RecordField {
-                        key: f.key.text.clone(),
-                        key_span: f.key.span,
-                        value: v,
-                    };
-                    match index.get(&f.key.text) {
-                        Some(&i) => out[i] = field,
-                        None => {
-                            index.insert(f.key.text.clone(), out.len());
-                            out.push(field);
-                        }
-                    }
-                }
-                ValueKind::Record(out)
+                ValueKind::Record(self.record(spread.as_deref(), fields))
             }
-            ExprKind::Map(entries) => {
-                let mut out = Vec::new();
-                for m in entries {
-                    if let (Some(k), Some(v)) = (self.expr(&m.key), self.expr(&m.value)) {
-                        out.push((k, v));
-                    }
-                }
-                ValueKind::Map(out)
-            }
+            ExprKind::Map(entries) => ValueKind::Map(self.map(entries)),
             ExprKind::Outside(c) => {
                 self.diags.push(refuse(*c, e.span));
                 return None;
@@ -403,21 +298,141 @@ impl Eval {
         };
         Some(Value { kind, span: e.span })
     }
+
+    /// A `"…"` string with its `$name` parts filled in: only strings interpolate.
+    fn interpolate(&mut self, s: &StrLit) -> Option<String> {
+        let mut out = String::new();
+        let mut ok = true;
+        for p in &s.parts {
+            match p {
+                StrPart::Text(t) => out.push_str(t),
+                StrPart::Var(n, sp) => match self.lookup(n, *sp) {
+                    Some(Value {
+                        kind: ValueKind::Str(s),
+                        ..
+                    }) => out.push_str(&s),
+                    Some(v) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::E0111,
+                                format!(
+                                    "`${n}` is {}, not a string: only strings interpolate",
+                                    v.kind.type_name()
+                                ),
+                            )
+                            .at(*sp)
+                            .with_label(v.span, "bound here"),
+                        );
+                        ok = false;
+                    }
+                    None => ok = false,
+                },
+            }
+        }
+        if !ok || !self.charge(0, out.len() as u64) {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// A list's items. A failed item (already reported) is dropped so the rest is still
+    /// checked; a list left empty by failures is not mistaken for `[]`.
+    fn list(&mut self, items: &[Expr]) -> Option<Vec<Value>> {
+        let mut out = Vec::new();
+        let mut ok = true;
+        for i in items {
+            match self.expr(i) {
+                Some(v) => out.push(v),
+                None => ok = false,
+            }
+        }
+        if !ok && out.is_empty() {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// A record's fields: the spread's first, then each field in order, a later key
+    /// overriding an earlier one in place. A failed spread or field (already reported) is
+    /// dropped, so the rest is still checked.
+    fn record(&mut self, spread: Option<&Expr>, fields: &[Field]) -> Vec<RecordField> {
+        let mut out: Vec<RecordField> = Vec::new();
+        if let Some(s) = spread {
+            match self.expr(s) {
+                Some(Value {
+                    kind: ValueKind::Record(fs),
+                    ..
+                }) => out = fs,
+                Some(Value {
+                    kind: ValueKind::List(l),
+                    ..
+                }) if l.is_empty() => {}
+                Some(v) => {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::E0112,
+                            format!(
+                                "a spread copies a record's fields, but this is {}",
+                                v.kind.type_name()
+                            ),
+                        )
+                        .at(s.span),
+                    );
+                }
+                None => {}
+            }
+        }
+        // Key → position in `out`, so overriding stays linear.
+        let mut index: BTreeMap<String, usize> = out
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (x.key.clone(), i))
+            .collect();
+        for f in fields {
+            let Some(v) = self.expr(&f.value) else {
+                continue;
+            };
+            let field = RecordField {
+                key: f.key.text.clone(),
+                key_span: f.key.span,
+                value: v,
+            };
+            match index.get(&f.key.text) {
+                Some(&i) => out[i] = field,
+                None => {
+                    index.insert(f.key.text.clone(), out.len());
+                    out.push(field);
+                }
+            }
+        }
+        out
+    }
+
+    /// A map's entries whose key and value both evaluate.
+    fn map(&mut self, entries: &[MapEntry]) -> Vec<(Value, Value)> {
+        let mut out = Vec::new();
+        for m in entries {
+            if let (Some(k), Some(v)) = (self.expr(&m.key), self.expr(&m.value)) {
+                out.push((k, v));
+            }
+        }
+        out
+    }
 }
 
 /// The code for each construct outside the data subset.
 pub fn construct_code(c: Construct) -> &'static str {
     match c {
-        Construct::Command => "E0113",
-        Construct::Pipeline => "E0114",
-        Construct::Redirection | Construct::Background => "E0115",
-        Construct::Block | Construct::Fn => "E0116",
-        Construct::If | Construct::Else => "E0117",
-        Construct::Case => "E0118",
-        Construct::Grant | Construct::Within | Construct::Try => "E0119",
-        Construct::BangBlock => "E0120",
-        Construct::Index => "E0121",
-        Construct::Paren => "E0122",
+        Construct::Command => codes::E0113,
+        Construct::Pipeline => codes::E0114,
+        Construct::Redirection | Construct::Background => codes::E0115,
+        Construct::Block | Construct::Fn => codes::E0116,
+        Construct::If | Construct::Else => codes::E0117,
+        Construct::Case => codes::E0118,
+        Construct::Grant | Construct::Within | Construct::Try => codes::E0119,
+        Construct::BangBlock => codes::E0120,
+        Construct::Index => codes::E0121,
+        Construct::Paren => codes::E0122,
     }
 }
 
@@ -437,121 +452,160 @@ fn refuse(c: Construct, span: Span) -> Diagnostic {
     .with_note("ralc evaluates profiles as data: it never runs a command or reads anything but the profile")
 }
 
-/// Codes this stage reports.
-pub const CODES: &[CodeInfo] = &[
+/// The evaluation stage's codes (E0110–E0127), each a named constant, with their explain
+/// pages.
+pub mod codes {
+    use crate::diag::codes::CodeInfo;
+
+    /// Unbound name.
+    pub const E0110: &str = "E0110";
+    /// Interpolating a value that is not a string.
+    pub const E0111: &str = "E0111";
+    /// Spread of a value that is not a record.
+    pub const E0112: &str = "E0112";
+    /// A command in a profile.
+    pub const E0113: &str = "E0113";
+    /// A pipeline in a profile.
+    pub const E0114: &str = "E0114";
+    /// A redirection or background job in a profile.
+    pub const E0115: &str = "E0115";
+    /// A block or function in a profile.
+    pub const E0116: &str = "E0116";
+    /// `if`/`else` in a profile.
+    pub const E0117: &str = "E0117";
+    /// `case` in a profile.
+    pub const E0118: &str = "E0118";
+    /// `grant`, `within` or `try` in a profile.
+    pub const E0119: &str = "E0119";
+    /// A `!{…}` block in a profile.
+    pub const E0120: &str = "E0120";
+    /// An index such as `$ENV[…]`.
+    pub const E0121: &str = "E0121";
+    /// A parenthesised expression.
+    pub const E0122: &str = "E0122";
+    /// The profile has no value.
+    pub const E0125: &str = "E0125";
+    /// Something follows `return`.
+    pub const E0126: &str = "E0126";
+    /// The profile builds too much data.
+    pub const E0127: &str = "E0127";
+
+    /// Codes this stage reports.
+    pub const CODES: &[CodeInfo] = &[
     CodeInfo {
-        code: "E0110",
+        code: E0110,
         title: "unbound name",
         meaning: "`$name` (or `$name` inside \"…\") reads a name that no earlier `let` binds. A profile never reads the environment, so `$HOME` is unbound too.",
         example: "[fs: [read: [$home]]]",
         fix: "Bind the name first (`let home = '~'`), or write the value itself.",
     },
     CodeInfo {
-        code: "E0111",
+        code: E0111,
         title: "interpolating a value that is not a string",
         meaning: "Only strings interpolate into \"…\"; the name is bound to a list, record or other value.",
         example: "let dirs = ['/usr']\n[fs: [read: [\"$dirs/lib\"]]]",
         fix: "Interpolate a string-valued name, or build the list with its items written out.",
     },
     CodeInfo {
-        code: "E0112",
+        code: E0112,
         title: "spread of a value that is not a record",
         meaning: "`[...$r, …]` copies the fields of the record `$r`; here `$r` is some other type.",
         example: "let r = ['a']\n[...$r, detach: false]",
         fix: "Spread a record (`let r = [detach: false]`).",
     },
     CodeInfo {
-        code: "E0113",
+        code: E0113,
         title: "a command in a profile",
         meaning: "A word followed by arguments is a command in ral. ralc evaluates profiles as data and never runs commands.",
         example: "echo hello",
         fix: "Write the grant record itself; quote text that holds spaces.",
     },
     CodeInfo {
-        code: "E0114",
+        code: E0114,
         title: "a pipeline in a profile",
         meaning: "`a | b` is a pipeline of commands; a profile is data and runs nothing.",
         example: "cat list | sort",
         fix: "Write the values themselves.",
     },
     CodeInfo {
-        code: "E0115",
+        code: E0115,
         title: "a redirection or background job in a profile",
         meaning: "`<`, `>` and `&` redirect or background commands; a profile is data and runs nothing.",
         example: "[exec: [git: 'allow']] > out",
         fix: "Delete the redirection; quote text that holds `<`, `>` or `&`.",
     },
     CodeInfo {
-        code: "E0116",
+        code: E0116,
         title: "a block or function in a profile",
         meaning: "`{…}` blocks and `fn` definitions are code; ralc evaluates only the data subset.",
         example: "{ [detach: false] }",
         fix: "Write the value directly, binding parts with `let`.",
     },
     CodeInfo {
-        code: "E0117",
+        code: E0117,
         title: "`if`/`else` in a profile",
         meaning: "Conditionals choose at run time; a profile's value must be decided by its text alone.",
         example: "if true { [detach: false] }",
         fix: "Write one profile per case, and choose between files on the command line.",
     },
     CodeInfo {
-        code: "E0118",
+        code: E0118,
         title: "`case` in a profile",
         meaning: "`case` chooses at run time; a profile's value must be decided by its text alone.",
         example: "case x { }",
         fix: "Write one profile per case.",
     },
     CodeInfo {
-        code: "E0119",
+        code: E0119,
         title: "`grant`, `within` or `try` in a profile",
         meaning: "These ral constructs run code under a grant; a profile is the grant's data, not code that applies it.",
         example: "grant [exec: []] { ls }",
         fix: "Return the record you would pass to `grant`.",
     },
     CodeInfo {
-        code: "E0120",
+        code: E0120,
         title: "a `!{…}` block in a profile",
         meaning: "`!{…}` runs code; a profile is data.",
         example: "!{ ls }",
         fix: "Write the value directly.",
     },
     CodeInfo {
-        code: "E0121",
+        code: E0121,
         title: "an index such as `$ENV[…]`",
         meaning: "Indexing (`$ENV[HOME]`, `$r[k]`) is outside the data subset; in particular a profile never reads the environment.",
         example: "[fs: [read: [$ENV[HOME]]]]",
         fix: "Use a place (`~`, `cwd:`, `xdg:config`) that the freeze resolves, or bind the value with `let`.",
     },
     CodeInfo {
-        code: "E0122",
+        code: E0122,
         title: "a parenthesised expression",
         meaning: "`(…)` around something evaluates a command or expression in ral; only `()` (unit) is data.",
         example: "(ls)",
         fix: "Write the value itself.",
     },
     CodeInfo {
-        code: "E0125",
+        code: E0125,
         title: "the profile has no value",
         meaning: "The file ends without an expression (it is empty, holds only comments, ends with a `let`, or uses `return` alone). An empty file is not read as \"sets nothing\": that must be said with `()`.",
         example: "let x = 1",
         fix: "End the profile with its grant record, or `()` to set nothing on purpose.",
     },
     CodeInfo {
-        code: "E0126",
+        code: E0126,
         title: "something follows `return`",
         meaning: "`return` ends the profile; an item after it would never be evaluated.",
         example: "return ()\n[detach: false]",
         fix: "Move the item above the `return`, or delete it.",
     },
     CodeInfo {
-        code: "E0127",
+        code: E0127,
         title: "the profile builds too much data",
         meaning: "Evaluation is bounded: a profile builds at most 500,000 values and 8 MiB of text, counting every copy a `$name` makes, and a `let` may nest values at most 64 levels deep. Repeated doublings (`let b = [$a, $a]`, `let c = [$b, $b]`, …) cross the budget in a few lines; the `let` that crosses it is reported and evaluation stops there.",
         example: "let a = [x, x, x, x, x, x, x, x, x, x]\nlet b = [$a, $a, $a, $a, $a, $a, $a, $a, $a, $a]\nlet c = [$b, $b, $b, $b, $b, $b, $b, $b, $b, $b]\nlet d = [$c, $c, $c, $c, $c, $c, $c, $c, $c, $c]\nlet e = [$d, $d, $d, $d, $d, $d, $d, $d, $d, $d]\nlet f = [$e, $e, $e, $e, $e, $e, $e, $e, $e, $e]\n[exec: []]",
         fix: "Write the grant settings out; a real profile is far below the budget.",
     },
 ];
+}
 
 #[cfg(test)]
 mod budget_tests {

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ralc::capability::layer::{LayerRole, LayerSource};
-use ralc::compile::Compiled;
+use ralc::pipeline::Compiled;
 use ralc::diag::{self, SourceMap};
 use ralc::freeze::disk::MemDisk;
 use ralc::freeze::FreezeCtx;
@@ -53,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
     }
     diag::sort(&mut diagnostics);
     let stack = (!diagnostics.iter().any(|d| d.is_error()) && layers.len() == 1)
-        .then(|| ralc::compile::compose(&layers, &ctx));
+        .then(|| ralc::pipeline::compose(&layers, &ctx));
     let compiled = Compiled {
         sources,
         diagnostics,

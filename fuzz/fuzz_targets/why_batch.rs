@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     let typed = typed.expect("the fixed profile checks");
     let (caps, d) = ralc::freeze::freeze(&typed, source, &ctx, &sources);
     assert!(d.is_empty(), "{d:?}");
-    let stack = ralc::compile::compose(&[caps], &ctx);
+    let stack = ralc::pipeline::compose(&[caps], &ctx);
     let mut out = String::new();
     let _ = ralc::cli::why::batch(&stack, &ctx, text, &mut out);
     for line in out.lines() {

@@ -9,5 +9,6 @@
     reason = "test support: a failed precondition fails the calling suite"
 )]
 
+pub mod golden;
 pub mod multitool;
 pub mod sbpl;

@@ -12,9 +12,9 @@
     )
 )]
 
-use ralc::cli::check::check_files;
-use ralc::diag::codes;
 use ralc::diag::FileId;
+use ralc::pipeline::check_files;
+use ralc::registry as codes;
 
 /// Codes whose trigger is not profile text.
 const BYTE_LEVEL: &[&str] = &["E0100", "E0101"];
@@ -46,7 +46,10 @@ fn every_example_triggers_exactly_its_code() {
 fn unreadable_file_is_e0100() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let missing = dir.path().join("absent.ral").display().to_string();
-    let fe = check_files(&[missing, "std:no-such".to_string()]);
+    let fe = check_files(
+        &ralc::cli::stack::loader(false),
+        &[missing, "std:no-such".to_string()],
+    );
     let got: Vec<&str> = fe.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(got, ["E0100", "E0100"]);
     assert!(codes::lookup("E0100").is_some());

@@ -32,7 +32,6 @@
 
 use ralc::capability::resolve::Resolve;
 use ralc::cli::args::StackArgs;
-use ralc::compile::{compile, StackRequest};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -261,7 +260,7 @@ fn kernel_agrees_with_the_in_process_judgment() {
             profiles: vec![pfile.clone()],
             ..StackArgs::default()
         };
-        let compiled = compile(StackRequest::from_args(&args, &[]).unwrap());
+        let compiled = args.compile(&[]).unwrap();
         let stack = compiled
             .stack
             .as_ref()
@@ -479,7 +478,7 @@ fn kernel_agrees_with_the_guard_on_links() {
         profiles: vec![pfile.clone()],
         ..StackArgs::default()
     };
-    let compiled = compile(StackRequest::from_args(&args, &[]).unwrap());
+    let compiled = args.compile(&[]).unwrap();
     let stack = compiled.stack.as_ref().expect("the profile compiles");
     let r: &dyn Resolve = &compiled.ctx;
     let mut script_text = String::new();

@@ -136,8 +136,7 @@ fn run_case(path: &Path) -> Result<(), String> {
     stack.anchor.env_clear = true;
 
     // The pipeline (the lead's): compile once, then the question through `why`.
-    let req = ralc::compile::StackRequest::from_args(&stack, &[])?;
-    let compiled = ralc::compile::compile(req);
+    let compiled = stack.compile(&[])?;
     let grant_stack = compiled
         .stack
         .as_ref()

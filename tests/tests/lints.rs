@@ -492,9 +492,9 @@ fn legacy_forms_from_the_typecheck_and_directives_in_real_profiles() {
 mod end_to_end {
     use super::repo;
     use ralc::cli::args::{Format, StackArgs};
-    use ralc::compile::{compile, Compiled, StackRequest};
     use ralc::freeze::{FreezeCtx, RealDisk};
     use ralc::lint::deputy::{deputy_prefixes, DeputyFinding};
+    use ralc::pipeline::{compile, Compiled};
     use std::collections::BTreeMap;
     use std::path::Path;
     use std::sync::Arc;
@@ -507,11 +507,8 @@ mod end_to_end {
     }
 
     fn compiled(files: &[String], home: &str, cwd: &str) -> Compiled {
-        let c = compile(StackRequest::with_ctx(
-            &StackArgs::default(),
-            files,
-            ctx(home, cwd),
-        ));
+        let args = StackArgs::default();
+        let c = compile(args.request_at(files, ctx(home, cwd)), &args.loader());
         assert!(!c.has_errors(), "{:?}", c.diagnostics);
         c
     }
@@ -705,11 +702,10 @@ mod end_to_end {
             restrict: vec![r.clone()],
             ..StackArgs::default()
         };
-        let c = compile(StackRequest::with_ctx(
-            &args,
-            std::slice::from_ref(&p),
-            ctx(&t.home(), &t.proj()),
-        ));
+        let c = compile(
+            args.request_at(std::slice::from_ref(&p), ctx(&t.home(), &t.proj())),
+            &args.loader(),
+        );
         assert!(!c.has_errors(), "{:?}", c.diagnostics);
         let d = ralc::lint::run(
             c.stack.as_ref().unwrap(),

@@ -13,8 +13,8 @@
 )]
 
 use proptest::prelude::*;
-use ralc::cli::check::check_files;
 use ralc::diag::{self, FileId};
+use ralc::pipeline::check_files;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -115,7 +115,7 @@ fn from_human(human: &str) -> BTreeSet<(String, u32)> {
 #[test]
 fn ok_files_have_no_diagnostic() {
     for f in ral_files("ok") {
-        let fe = check_files(&[f.display().to_string()]);
+        let fe = check_files(&ralc::cli::stack::loader(false), &[f.display().to_string()]);
         assert!(
             fe.diagnostics.is_empty(),
             "{}: {}",
@@ -133,7 +133,7 @@ fn err_files_report_their_expected_codes_and_lines() {
         let text = std::fs::read_to_string(&f).expect("readable");
         let want = expectations(&text);
         assert!(!want.is_empty(), "{} has no `# expect:` line", f.display());
-        let fe = check_files(&[f.display().to_string()]);
+        let fe = check_files(&ralc::cli::stack::loader(false), &[f.display().to_string()]);
         assert!(!fe.diagnostics.is_empty(), "{}: no diagnostic", f.display());
         let json = from_json(&diag::json::render(&fe.diagnostics, &fe.sources));
         let human = from_human(&diag::human::render(&fe.diagnostics, &fe.sources, false));
@@ -157,7 +157,7 @@ fn every_registered_code_has_an_err_case() {
     // Codes that no profile text can produce have their own cases in codes.rs.
     let byte_level = ["E0100", "E0101"];
     let front_end = |c: &str| c.starts_with("E01") || c.starts_with("E02");
-    let missing: Vec<_> = ralc::diag::codes::all()
+    let missing: Vec<_> = ralc::registry::all()
         .into_iter()
         .map(|c| c.code)
         .filter(|c| front_end(c) && !byte_level.contains(c) && !covered.contains(*c))
@@ -174,7 +174,7 @@ fn binary_and_invalid_utf8_files_are_one_diagnostic() {
     let p = dir.path().join("bin.ral");
     let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
     std::fs::write(&p, bytes).expect("write");
-    let fe = check_files(&[p.display().to_string()]);
+    let fe = check_files(&ralc::cli::stack::loader(false), &[p.display().to_string()]);
     let codes: Vec<_> = fe.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, vec!["E0101"]);
 }

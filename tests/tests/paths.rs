@@ -793,11 +793,11 @@ fn floor_is_existing_prefixes_outside_home() {
 }
 
 #[test]
-fn anchor_args_reanchor() {
-    use ralc::cli::args::AnchorArgs;
+fn anchor_reanchors() {
+    use ralc::freeze::Anchor;
     let t = tree();
     let c = ctx(&[("HOME", "/nowhere"), ("KEEP", "1")], &t.root);
-    let a = AnchorArgs {
+    let a = Anchor {
         home: Some("h".into()),
         cwd: Some("/elsewhere".into()),
         env: vec!["PATH=/bin".into()],
@@ -808,11 +808,11 @@ fn anchor_args_reanchor() {
     assert_eq!(c2.var("KEEP"), None);
     assert_eq!(c2.var("PATH"), Some("/bin"));
     assert_eq!(c2.cwd_surface(), "/elsewhere");
-    let kept = c.with_anchor(&AnchorArgs::default()).expect("anchor");
+    let kept = c.with_anchor(&Anchor::default()).expect("anchor");
     assert_eq!(kept.var("KEEP"), Some("1"));
-    let bad = AnchorArgs {
+    let bad = Anchor {
         env: vec!["NOEQUALS".into()],
-        ..AnchorArgs::default()
+        ..Anchor::default()
     };
     assert!(c.with_anchor(&bad).is_err());
 }
@@ -1046,7 +1046,7 @@ proptest::proptest! {
 #[test]
 fn show_json_shape() {
     use ralc::cli::show::layers_json;
-    use ralc::compile::{compile, LayerInput, StackRequest};
+    use ralc::pipeline::{compile, LayerInput, StackRequest};
     let t = tree();
     let home = t.dir("home");
     t.dir("home/.ssh");
@@ -1058,14 +1058,16 @@ fn show_json_shape() {
         ),
     );
     let c = ctx(&[("HOME", &home), ("PATH", &bin)], &t.root);
-    let shown = compile(StackRequest {
-        layers: vec![LayerInput {
-            name: file.clone(),
-            role: LayerRole::Policy,
-        }],
-        ctx: c.clone(),
-        allow_outside_links: false,
-    });
+    let shown = compile(
+        StackRequest {
+            layers: vec![LayerInput {
+                name: file.clone(),
+                role: LayerRole::Policy,
+            }],
+            ctx: c.clone(),
+        },
+        &ralc::cli::stack::loader(false),
+    );
     assert!(shown.diagnostics.is_empty(), "{:?}", shown.diagnostics);
     let v = layers_json(&shown.layers, &c);
     let l = &v["layers"][0];

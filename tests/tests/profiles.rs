@@ -20,7 +20,6 @@
 )]
 
 use ralc::cli::args::StackArgs;
-use ralc::compile::{compile, StackRequest};
 use ralc::diag::Severity;
 use std::path::{Path, PathBuf};
 
@@ -98,7 +97,7 @@ fn stack_args(h: &Host, spec: &str) -> StackArgs {
     a
 }
 
-fn errors(c: &ralc::compile::Compiled) -> Vec<String> {
+fn errors(c: &ralc::pipeline::Compiled) -> Vec<String> {
     c.diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -115,7 +114,7 @@ fn every_std_profile_checks_clean_and_renders_for_linux_and_macos() {
         } else {
             format!("std:{name}")
         };
-        let compiled = compile(StackRequest::from_args(&stack_args(&h, &spec), &[]).unwrap());
+        let compiled = stack_args(&h, &spec).compile(&[]).unwrap();
         assert!(
             errors(&compiled).is_empty(),
             "{spec}: {:?}",
@@ -192,16 +191,16 @@ fn upstream_bake_ins_compile_once_their_audit_key_is_dropped() {
         let raw = data(&format!("upstream/{name}.ral"));
         let mut a = stack_args(&h, "std:minimal");
         a.profiles = vec![raw.to_str().unwrap().to_owned()];
-        let c = compile(StackRequest::from_args(&a, &[]).unwrap());
+        let c = a.compile(&[]).unwrap();
         let errs = errors(&c);
         assert!(
             errs.iter().any(|e| e.starts_with("E0201")),
             "{name}: the audit key is not refused: {errs:?}"
         );
         // Dropped: no error.
-        let c = compile(
-            StackRequest::from_args(&stack_args(&h, &format!("upstream:{name}")), &[]).unwrap(),
-        );
+        let c = stack_args(&h, &format!("upstream:{name}"))
+            .compile(&[])
+            .unwrap();
         assert!(errors(&c).is_empty(), "{name}: {:?}", errors(&c));
         assert!(c.stack.is_some(), "{name}");
     }
@@ -226,7 +225,7 @@ fn every_documented_promise_holds_as_a_judgment() {
             );
         };
         n += 1;
-        let c = compile(StackRequest::from_args(&stack_args(&h, spec), &[]).unwrap());
+        let c = stack_args(&h, spec).compile(&[]).unwrap();
         let Some(stack) = c.stack.as_ref() else {
             failures.push(format!(
                 "{}: {spec} did not compile: {:?}",

@@ -17,10 +17,10 @@
 
 use ralc::capability::projection::SandboxProjection;
 use ralc::cli::args::{AnchorArgs, StackArgs};
-use ralc::compile::{compile, StackRequest};
 use ralc::freeze::FreezeCtx;
 use ralc::path::lex::PathRules;
 use ralc::path::windows::within_collision;
+use ralc::pipeline::compile;
 use ralc_runtime::plan::sid::derive_capability_sids;
 use ralc_runtime::plan::windows::{GrantKind, OffHost, WindowsPlan};
 use std::path::PathBuf;
@@ -47,9 +47,9 @@ fn plan_of(profile: &str) -> WindowsPlan {
         ..StackArgs::default()
     };
     let ctx = FreezeCtx::foreign(PathRules::Windows)
-        .with_anchor(&args.anchor)
+        .with_anchor(&args.anchor.anchor())
         .expect("anchor");
-    let compiled = compile(StackRequest::with_ctx(&args, &[], ctx));
+    let compiled = compile(args.request_at(&[], ctx), &args.loader());
     assert!(
         !compiled.has_errors(),
         "{profile}: {:?}",
@@ -78,19 +78,8 @@ const GOLDEN: &[(&str, &str, &str)] = &[
     ),
 ];
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: the documented bless switch, RALC_BLESS=1, writes the goldens"
-)]
 fn bless(file: &str, text: &str) -> bool {
-    if std::env::var_os("RALC_BLESS").is_none() {
-        return false;
-    }
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("golden/windows")
-        .join(file);
-    std::fs::write(p, format!("{text}\n")).expect("bless");
-    true
+    ralc_tests::golden::bless("windows", file, text)
 }
 
 #[test]

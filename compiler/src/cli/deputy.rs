@@ -198,7 +198,7 @@ fn render_diagnostics(
 }
 
 pub fn run(args: &DeputyArgs) -> i32 {
-    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+    let req = match args.stack.request(&args.files) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ralc deputy: {e}");
@@ -211,8 +211,9 @@ pub fn run(args: &DeputyArgs) -> i32 {
     }
     // SARIF artifact URIs are relative to where the shell that named the files stands.
     let cwd = super::check::process_cwd();
-    let compiled =
-        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let compiled = super::progress::during("compiling the profiles", || {
+        crate::pipeline::compile(req, &args.stack.loader())
+    });
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
         print!(
             "{}",

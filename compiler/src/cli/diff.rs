@@ -7,12 +7,12 @@
 
 use super::args::{DiffArgs, Format, StackArgs};
 use crate::capability::residual::{self, Change, Direction, Side, Verdict};
-use crate::compile::{compile, Compiled, StackRequest};
 use crate::diag::{Diagnostic, FileId, Severity, SourceMap, Span};
+use crate::pipeline::{compile, Compiled};
 use serde_json::{json, Value};
 
-/// Exit code when NEW widens.
-pub const EXIT_WIDENS: i32 = 1;
+/// Exit code when NEW widens (the shared `cli::EXIT_WIDENS`).
+pub const EXIT_WIDENS: i32 = super::EXIT_WIDENS;
 
 /// The per-side layers from `--old ROLE FILE` pairs.
 pub fn side_args(pairs: &[String]) -> Result<StackArgs, String> {
@@ -252,18 +252,19 @@ pub fn run(args: &DiffArgs) -> i32 {
             return usage("name OLD and NEW: two files, or --old ROLE FILE … and --new ROLE FILE …")
         }
     };
-    let ctx =
-        match crate::freeze::FreezeCtx::from_process().and_then(|c| c.with_anchor(&args.anchor)) {
-            Ok(c) => c,
-            Err(e) => return usage(&e),
-        };
+    let ctx = match crate::freeze::FreezeCtx::from_process()
+        .and_then(|c| c.with_anchor(&args.anchor.anchor()))
+    {
+        Ok(c) => c,
+        Err(e) => return usage(&e),
+    };
     let (old_pos, new_pos) = match &short {
         Some((o, n)) => (vec![o.clone()], vec![n.clone()]),
         None => (Vec::new(), Vec::new()),
     };
     let cwd = super::check::process_cwd();
-    let old_c = compile(StackRequest::with_ctx(&old, &old_pos, ctx.clone()));
-    let new_c = compile(StackRequest::with_ctx(&new, &new_pos, ctx.clone()));
+    let old_c = compile(old.request_at(&old_pos, ctx.clone()), &old.loader());
+    let new_c = compile(new.request_at(&new_pos, ctx.clone()), &new.loader());
     for c in [&old_c, &new_c] {
         if c.has_errors() || c.stack.is_none() {
             print!("{}", broken(c, args.format, cwd.as_deref()));

@@ -2,13 +2,10 @@
 //! an example that triggers it, the fix). It reads nothing but the built-in registry.
 
 use super::args::ExplainArgs;
-use crate::diag::codes;
 
 /// The page for a name, or `None` when no code or lint has that name.
 pub fn page(name: &str) -> Option<String> {
-    codes::lookup(name)
-        .map(codes::explain_page)
-        .or_else(|| crate::lint::explain_page(name))
+    crate::registry::explain(name)
 }
 
 pub fn run(args: &ExplainArgs) -> i32 {

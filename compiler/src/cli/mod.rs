@@ -15,6 +15,7 @@ pub mod run;
 #[cfg(windows)]
 pub mod run_windows;
 pub mod show;
+pub mod stack;
 pub mod why;
 
 use clap::Parser;
@@ -43,6 +44,30 @@ pub const EXIT_NO: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 /// No answer: a named profile does not compile (the same code as a usage error).
 pub const EXIT_BROKEN: i32 = 2;
+/// `ralc diff`: NEW widens what OLD grants (or the two are incomparable).
+pub const EXIT_WIDENS: i32 = EXIT_NO;
+/// `ralc run`: nothing ran — the stack refused, or the confinement could not be
+/// established.
+pub const EXIT_REFUSED: i32 = 126;
+/// `ralc run`: the program does not exist.
+pub const EXIT_MISSING: i32 = 127;
+
+/// The exit status of a launch the library refused: usage when no program was named; 127
+/// when the program does not exist wherever that is found out (a path the guard judged
+/// lexically, with nothing there, counts too); else 126.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "CLI site: whether a refused program's real path exists (exit 127)"
+)]
+pub fn exit_for(refused: &crate::pipeline::Refusal) -> i32 {
+    use crate::pipeline::RefusalKind;
+    match &refused.kind {
+        RefusalKind::NoProgram => EXIT_USAGE,
+        RefusalKind::NotFound => EXIT_MISSING,
+        RefusalKind::Withheld { real: Some(p) } if std::fs::metadata(p).is_err() => EXIT_MISSING,
+        RefusalKind::Withheld { .. } | RefusalKind::Confinement => EXIT_REFUSED,
+    }
+}
 
 /// Run the CLI; returns the process exit code.
 pub fn main() -> i32 {

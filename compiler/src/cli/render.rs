@@ -6,15 +6,28 @@
 //! or a profile has errors, 2 usage.
 
 use super::args::{RenderArgs, Target};
-use super::run::{admit_and_project, compile_stack, own_path, plan_for, EXIT_REFUSED};
+use super::run::own_path;
+use super::stack::compile_stack;
+use super::EXIT_REFUSED;
 use crate::capability::projection::SandboxProjection;
 use crate::capability::resolve::Resolve;
+use crate::pipeline::{admit_and_project, plan_for, Refusal, RefusalKind};
 use ralc_runtime::plan::{LaunchProgram, LinuxPlan};
 
 pub const EXIT_RENDERED: i32 = super::EXIT_OK;
 /// The plan refuses what the stack asks (`cli::EXIT_NO`); a profile with errors is
 /// `cli::EXIT_BROKEN`.
 pub const EXIT_PLAN_REFUSES: i32 = super::EXIT_NO;
+
+/// A render's exit for a refusal: usage when no program was named, else the plan
+/// refuses.
+pub(super) fn exit_for_render(refused: &Refusal) -> i32 {
+    if refused.kind == RefusalKind::NoProgram {
+        super::EXIT_USAGE
+    } else {
+        EXIT_PLAN_REFUSES
+    }
+}
 
 pub fn run(args: &RenderArgs) -> i32 {
     match args.target {
@@ -40,13 +53,9 @@ fn macos(args: &RenderArgs) -> i32 {
     } else {
         match admit_and_project(&stack, r, &args.program) {
             Ok((admitted, p)) => (p, admitted.program_real().as_str().to_string()),
-            Err((code, msg)) => {
-                eprintln!("ralc render: {msg}");
-                return if code == super::EXIT_USAGE {
-                    code
-                } else {
-                    EXIT_PLAN_REFUSES
-                };
+            Err(refused) => {
+                eprintln!("ralc render: {}", refused.words);
+                return exit_for_render(&refused);
             }
         }
     };
@@ -72,7 +81,7 @@ fn macos(args: &RenderArgs) -> i32 {
 /// What every target's render starts from: the compiled stack and ralc's path on the
 /// target, or the exit code (the message printed).
 type Prepared = (
-    crate::compile::Compiled,
+    crate::pipeline::Compiled,
     crate::capability::stack::GrantStack,
     String,
 );
@@ -135,11 +144,11 @@ fn linux(args: &RenderArgs) -> i32 {
             &compiled.profile_files(),
         ) {
             Ok((_, plan)) => plan,
-            Err((code, msg)) if code == super::EXIT_USAGE => {
-                eprintln!("ralc render: {msg}");
-                return code;
+            Err(refused) if refused.kind == RefusalKind::NoProgram => {
+                eprintln!("ralc render: {}", refused.words);
+                return super::EXIT_USAGE;
             }
-            Err((_, msg)) => {
+            Err(Refusal { words: msg, .. }) => {
                 // The stack refuses the program: the plan of the stack, with the refusal.
                 let projection = SandboxProjection::of(&stack, r, None);
                 let mut plan = crate::render::linux::render(

@@ -8,10 +8,10 @@
 //! this host's POSIX paths.
 
 use super::args::RenderArgs;
-use super::run::{admit_and_project, compile_request, EXIT_REFUSED};
+use super::stack::compile_request;
+use super::EXIT_REFUSED;
 use crate::capability::projection::SandboxProjection;
 use crate::capability::resolve::Resolve;
-use crate::compile::StackRequest;
 use crate::freeze::FreezeCtx;
 use crate::path::lex::PathRules;
 use ralc_runtime::plan::windows::Lister;
@@ -38,8 +38,8 @@ pub fn run(args: &RenderArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     };
-    let req = StackRequest::with_ctx(s, &args.files, ctx);
-    let (compiled, stack) = match compile_request(req, "ralc render") {
+    let req = s.request_at(&args.files, ctx);
+    let (compiled, stack) = match compile_request(req, &s.loader(), "ralc render") {
         Ok(x) => x,
         Err((code, msg)) => {
             eprintln!("{msg}");
@@ -54,15 +54,11 @@ pub fn run(args: &RenderArgs) -> i32 {
     let (projection, program) = if args.program.is_empty() {
         (SandboxProjection::of(&stack, r, None), None)
     } else {
-        match admit_and_project(&stack, r, &args.program) {
+        match crate::pipeline::admit_and_project(&stack, r, &args.program) {
             Ok((admitted, p)) => (p, Some(admitted.program_real().as_str().to_string())),
-            Err((code, msg)) => {
-                eprintln!("ralc render: {msg}");
-                return if code == super::EXIT_USAGE {
-                    code
-                } else {
-                    EXIT_PLAN_REFUSES
-                };
+            Err(refused) => {
+                eprintln!("ralc render: {}", refused.words);
+                return super::render::exit_for_render(&refused);
             }
         }
     };
@@ -86,7 +82,7 @@ fn anchor(s: &super::args::StackArgs) -> Result<FreezeCtx, String> {
     } else {
         FreezeCtx::foreign(PathRules::Windows)
     };
-    base.with_anchor(&s.anchor)
+    base.with_anchor(&s.anchor.anchor())
 }
 
 /// The directory lister of the carve: the live disk on Windows, none elsewhere.

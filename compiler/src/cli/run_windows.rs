@@ -5,7 +5,8 @@
 //! It must never start the program when the plan or the launch refuses.
 
 use super::args::RunArgs;
-use super::run::{admit_and_project, compile_stack, EXIT_REFUSED};
+use super::stack::compile_stack;
+use super::EXIT_REFUSED;
 use crate::capability::resolve::Resolve;
 use ralc_runtime::windows::launch::launch;
 use ralc_runtime::windows::lister::LiveLister;
@@ -25,11 +26,12 @@ pub fn run(args: &RunArgs) -> i32 {
         }
     };
     let r: &dyn Resolve = &compiled.ctx;
-    let (admitted, projection) = match admit_and_project(&stack, r, &args.program) {
+    let (admitted, projection) = match crate::pipeline::admit_and_project(&stack, r, &args.program)
+    {
         Ok(x) => x,
-        Err((code, msg)) => {
-            eprintln!("ralc run: refused: {msg}");
-            return code;
+        Err(refused) => {
+            eprintln!("ralc run: refused: {}", refused.words);
+            return super::exit_for(&refused);
         }
     };
     let program = admitted.program_real().as_str().to_string();

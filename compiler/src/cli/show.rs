@@ -1,6 +1,6 @@
 //! `ralc show FILE…`: the frozen layers — for each entry its written text, surface, real
 //! path, kind, policy and where it came from (file:line:col) — as human text or
-//! `--format json`. Running the pipeline (`compile::compile`) is `run`'s one effect; the
+//! `--format json`. Running the pipeline (`pipeline::compile`) is `run`'s one effect; the
 //! renderers (`layers_json`, `render_human`) are pure over the frozen layers and a
 //! `Resolve` (bare names are shown where they land on the anchor's `PATH`).
 
@@ -175,72 +175,8 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
             e(&caps.source.name),
             role_name(caps.source.role)
         ));
-        match &caps.exec {
-            None => s.push_str("  exec: (no opinion)\n"),
-            Some(g) if g.every() => s.push_str("  exec: every program\n"),
-            Some(g) => {
-                s.push_str("  exec:\n");
-                if g.rules().is_empty() {
-                    s.push_str("    (nothing admitted)\n");
-                }
-                for r in g.rules() {
-                    let (surface, real) = exec_paths(r, resolver);
-                    let policy = match &r.policy {
-                        ExecPolicy::Subcommands(l) => {
-                            format!(
-                                "only {}",
-                                e(&l.iter().cloned().collect::<Vec<_>>().join(", "))
-                            )
-                        }
-                        p => policy_name(p).to_string(),
-                    };
-                    s.push_str(&format!(
-                        "    {:<8} {}  {}  at {}\n",
-                        exec_kind(r),
-                        e(&r.origin.written),
-                        policy,
-                        e(&at(&r.origin))
-                    ));
-                    match (surface.as_str(), real.as_str()) {
-                        (Some(su), Some(re)) => s.push_str(&format!(
-                            "             surface {}\n             real    {}\n",
-                            e(su),
-                            e(re)
-                        )),
-                        _ => s.push_str("             (not found on PATH here)\n"),
-                    }
-                }
-            }
-        }
-        match &caps.fs {
-            None => s.push_str("  fs: (no opinion)\n"),
-            Some(f) => {
-                s.push_str("  fs:\n");
-                for (name, list) in [
-                    ("read", &f.read),
-                    ("write", &f.write),
-                    ("deny", &f.deny),
-                    ("write-deny", &f.write_deny),
-                ] {
-                    if list.is_empty() && name == "write-deny" {
-                        continue;
-                    }
-                    s.push_str(&format!(
-                        "    {name}:{}\n",
-                        if list.is_empty() { " (none)" } else { "" }
-                    ));
-                    for x in list {
-                        s.push_str(&format!(
-                            "      {}  at {}\n        surface {}\n        real    {}\n",
-                            e(&x.origin.written),
-                            e(&at(&x.origin)),
-                            e(x.path.surface_str()),
-                            e(&x.path.real().to_string())
-                        ));
-                    }
-                }
-            }
-        }
+        human_exec(&mut s, caps, resolver);
+        human_fs(&mut s, caps);
         match &caps.net {
             Some(n) => s.push_str(&format!("  net: offline  at {}\n", e(&at(&n.origin)))),
             None => s.push_str("  net: inherit\n"),
@@ -293,6 +229,83 @@ pub fn render_human(layers: &[Capabilities], resolver: &dyn Resolve) -> String {
     s
 }
 
+/// A layer's exec rules as human text: each rule's kind, written form, policy and
+/// origin, with where it lands on this host.
+fn human_exec(s: &mut String, caps: &Capabilities, resolver: &dyn Resolve) {
+    use crate::diag::escape::text as e;
+    match &caps.exec {
+        None => s.push_str("  exec: (no opinion)\n"),
+        Some(g) if g.every() => s.push_str("  exec: every program\n"),
+        Some(g) => {
+            s.push_str("  exec:\n");
+            if g.rules().is_empty() {
+                s.push_str("    (nothing admitted)\n");
+            }
+            for r in g.rules() {
+                let (surface, real) = exec_paths(r, resolver);
+                let policy = match &r.policy {
+                    ExecPolicy::Subcommands(l) => {
+                        format!(
+                            "only {}",
+                            e(&l.iter().cloned().collect::<Vec<_>>().join(", "))
+                        )
+                    }
+                    p => policy_name(p).to_string(),
+                };
+                s.push_str(&format!(
+                    "    {:<8} {}  {}  at {}\n",
+                    exec_kind(r),
+                    e(&r.origin.written),
+                    policy,
+                    e(&at(&r.origin))
+                ));
+                match (surface.as_str(), real.as_str()) {
+                    (Some(su), Some(re)) => s.push_str(&format!(
+                        "             surface {}\n             real    {}\n",
+                        e(su),
+                        e(re)
+                    )),
+                    _ => s.push_str("             (not found on PATH here)\n"),
+                }
+            }
+        }
+    }
+}
+
+/// A layer's fs entries as human text, per list: written form, origin, surface, real.
+fn human_fs(s: &mut String, caps: &Capabilities) {
+    use crate::diag::escape::text as e;
+    match &caps.fs {
+        None => s.push_str("  fs: (no opinion)\n"),
+        Some(f) => {
+            s.push_str("  fs:\n");
+            for (name, list) in [
+                ("read", &f.read),
+                ("write", &f.write),
+                ("deny", &f.deny),
+                ("write-deny", &f.write_deny),
+            ] {
+                if list.is_empty() && name == "write-deny" {
+                    continue;
+                }
+                s.push_str(&format!(
+                    "    {name}:{}\n",
+                    if list.is_empty() { " (none)" } else { "" }
+                ));
+                for x in list {
+                    s.push_str(&format!(
+                        "      {}  at {}\n        surface {}\n        real    {}\n",
+                        e(&x.origin.written),
+                        e(&at(&x.origin)),
+                        e(x.path.surface_str()),
+                        e(&x.path.real().to_string())
+                    ));
+                }
+            }
+        }
+    }
+}
+
 pub fn run(args: &ShowArgs) -> i32 {
     if args.files.is_empty()
         && args.stack.profiles.is_empty()
@@ -302,15 +315,16 @@ pub fn run(args: &ShowArgs) -> i32 {
         eprintln!("ralc show: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
-    let req = match crate::compile::StackRequest::from_args(&args.stack, &args.files) {
+    let req = match args.stack.request(&args.files) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ralc show: {e}");
             return super::EXIT_USAGE;
         }
     };
-    let compiled =
-        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let compiled = super::progress::during("compiling the profiles", || {
+        crate::pipeline::compile(req, &args.stack.loader())
+    });
     let out = match args.format {
         Format::Human => render_human(&compiled.layers, &compiled.ctx),
         Format::Json => {

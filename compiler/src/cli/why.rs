@@ -361,15 +361,16 @@ pub fn run(args: &WhyArgs) -> i32 {
         eprintln!("ralc why: name at least one profile (-p FILE or -p std:NAME)");
         return EXIT_USAGE;
     }
-    let req = match crate::compile::StackRequest::from_args(&args.stack, &[]) {
+    let req = match args.stack.request(&[]) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("ralc why: {e}");
             return EXIT_USAGE;
         }
     };
-    let compiled =
-        super::progress::during("compiling the profiles", || crate::compile::compile(req));
+    let compiled = super::progress::during("compiling the profiles", || {
+        crate::pipeline::compile(req, &args.stack.loader())
+    });
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
         // in the format asked for: `--format json` writes no human report
         let shown = match args.format {

@@ -85,16 +85,23 @@ pub fn source_for_display(s: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
-        out.push(match c {
-            // a CRLF line end stays one
-            '\r' if chars.peek() == Some(&'\n') => c,
-            c if keep(c) || !is_hazard(c) => c,
-            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
-            '\u{7f}' => '\u{2421}',
-            _ => '\u{fffd}',
-        });
+        out.push(display_char(c, chars.peek().copied()));
     }
     Cow::Owned(out)
+}
+
+/// The one character `c` is shown as in a quoted source, `next` the character after it:
+/// itself, unless it is a hazard other than a newline, a tab or a CRLF's carriage return.
+pub fn display_char(c: char, next: Option<char>) -> char {
+    match c {
+        // a CRLF line end stays one
+        '\r' if next == Some('\n') => c,
+        '\n' | '\t' => c,
+        c if !is_hazard(c) => c,
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+        '\u{7f}' => '\u{2421}',
+        _ => '\u{fffd}',
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@ pub mod escape;
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod page;
+pub mod report;
 pub mod sarif;
 
 use std::fmt;

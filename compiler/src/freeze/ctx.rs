@@ -6,7 +6,6 @@
 
 use super::disk::{Disk, RealDisk};
 use crate::capability::resolve::{LinkChain, Resolve};
-use crate::cli::args::AnchorArgs;
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::lex::{
     absolute_under, fold_dots_under, join_under, parse_bytes, within_limits, PathRules,
@@ -25,6 +24,20 @@ pub enum RealError {
     NotUnicode(String),
     /// Longer than `PATH_MAX_BYTES` or with more than `MAX_COMPONENTS` components.
     TooLong,
+}
+
+/// How to re-anchor a freeze: as this machine would, or as another would (the CLI's
+/// `--env-clear`, `--env K=V`, `--home DIR`, `--cwd DIR`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Anchor {
+    /// Freeze with this home directory (sets HOME).
+    pub home: Option<std::path::PathBuf>,
+    /// Freeze with this working directory.
+    pub cwd: Option<std::path::PathBuf>,
+    /// Environment variables set for the freeze, each `K=V`.
+    pub env: Vec<String>,
+    /// Start the freeze's environment empty (then `env` and `home` apply).
+    pub env_clear: bool,
 }
 
 #[derive(Clone)]
@@ -148,7 +161,7 @@ impl FreezeCtx {
 
     /// This anchor re-anchored by `--env-clear`, `--env K=V`, `--home DIR` and
     /// `--cwd DIR`, in that order (a relative DIR is taken from this anchor's cwd).
-    pub fn with_anchor(&self, a: &AnchorArgs) -> Result<FreezeCtx, String> {
+    pub fn with_anchor(&self, a: &Anchor) -> Result<FreezeCtx, String> {
         let mut env = if a.env_clear {
             BTreeMap::new()
         } else {

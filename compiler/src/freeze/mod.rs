@@ -15,7 +15,7 @@ pub mod places;
 pub mod toolchains;
 
 pub use codes::{CODES, NEEDS_ANCHOR};
-pub use ctx::{FreezeCtx, RealError};
+pub use ctx::{Anchor, FreezeCtx, RealError};
 pub use disk::{Disk, EntryKind, MemDisk, MemEntry, RealDisk};
 
 use crate::capability::layer::{
@@ -85,16 +85,16 @@ use crate::path::lex::{MAX_COMPONENTS, PATH_MAX_BYTES};
 fn real_failure(written: &str, e: RealError) -> Failure {
     match e {
         RealError::NotUnicode(shown) => Failure::new(
-            "E0312",
+            codes::E0312,
             format!("`{written}` resolves to `{shown}`, which is not Unicode"),
         )
         .help("a real path must be Unicode to be granted; rename it or grant another path"),
         RealError::NotAbsolute => Failure::new(
-            "E0301",
+            codes::E0301,
             format!("`{written}` does not freeze to an absolute path"),
         ),
         RealError::TooLong => Failure::new(
-            "E0323",
+            codes::E0323,
             format!(
                 "`{}` is longer than {PATH_MAX_BYTES} bytes or {MAX_COMPONENTS} components",
                 crate::diag::escape::clip(written, 64)
@@ -111,7 +111,7 @@ fn freeze_surface(ctx: &FreezeCtx, surface: &str, written: &str) -> Result<Froze
 
 fn world(written: &str, from: &str, value: &str) -> Failure {
     Failure::new(
-        "E0316",
+        codes::E0316,
         format!("`{written}` would grant the whole file system: {from} names the root `{value}`"),
     )
     .help("remove the root from the variable; a grant never names the world through a selector")
@@ -119,7 +119,7 @@ fn world(written: &str, from: &str, value: &str) -> Failure {
 
 fn relative(written: &str) -> Failure {
     Failure::new(
-        "E0301",
+        codes::E0301,
         format!("`{written}` is a relative path; grants take places, selectors or absolute paths"),
     )
     .help(format!(
@@ -138,14 +138,14 @@ fn freeze_selector(ctx: &FreezeCtx, sel: Selector, written: &str) -> Result<Outc
         Err(ExpandError::World { from, value }) => return Err(world(written, &from, &value)),
         Err(ExpandError::NoAbsolutePathEntry) => {
             return Err(Failure::new(
-                "E0317",
+                codes::E0317,
                 format!("`{written}`: `PATH` has no absolute entry"),
             )
             .help("`path:` grants the absolute PATH entries; set PATH, or name directories"))
         }
         Err(ExpandError::Rerooting { from, value }) => {
             return Err(Failure::new(
-                "E0307",
+                codes::E0307,
                 format!("`{written}`: {from}=`{value}` re-roots its sub-path"),
             ))
         }
@@ -192,26 +192,27 @@ fn freeze_absolute(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, F
                 )));
             }
             return Err(Failure::new(
-                "E0308",
+                codes::E0308,
                 format!("`{text}` opens the device namespace (`\\\\.\\`); a grant names files"),
             ));
         }
         Err(GrantRefusal::Malformed) => {
             return Err(Failure::new(
-                "E0309",
+                codes::E0309,
                 format!("`{text}` has a malformed head: no drive, share or device"),
             )
             .help("a share is `//server/share/…`; a drive is `C:\\…`"))
         }
         Err(GrantRefusal::MixedHead) => {
-            return Err(
-                Failure::new("E0310", format!("`{text}` opens with mixed separators"))
-                    .help("write `/` or `\\\\` consistently at the head"),
+            return Err(Failure::new(
+                codes::E0310,
+                format!("`{text}` opens with mixed separators"),
             )
+            .help("write `/` or `\\\\` consistently at the head"))
         }
         Err(GrantRefusal::NtObject) => {
             return Err(Failure::new(
-                "E0311",
+                codes::E0311,
                 format!("`{text}` is an NT object-manager path (`\\??\\`)"),
             )
             .help("write the Win32 path (`C:\\…`) instead"))
@@ -219,7 +220,7 @@ fn freeze_absolute(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, F
     };
     if role == Role::Fs && (on != EligibleOn::Posix || host == PathRules::Windows) {
         if let Some((message, hint)) = reserved_device_refusal(text) {
-            let f = Failure::new("E0321", message);
+            let f = Failure::new(codes::E0321, message);
             return Err(match hint {
                 Some(h) => f.help(h),
                 None => f,
@@ -251,7 +252,7 @@ fn freeze_text(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failu
                 Ok(s) => s,
                 // Frozen for another OS, a home or working directory not given is a dead
                 // grant: this host's own cannot stand in for it.
-                Err(f) if ctx.is_foreign() && matches!(f.code, "E0302" | "E0322") => {
+                Err(f) if ctx.is_foreign() && matches!(f.code, codes::E0302 | codes::E0322) => {
                     return Ok(Outcome::Dead(format!(
                         "{} (frozen for another OS: give it with --home / --cwd)",
                         f.message
@@ -261,7 +262,7 @@ fn freeze_text(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failu
             };
             if role == Role::Fs && ctx.rules() == PathRules::Windows {
                 if let Some((m, h)) = reserved_device_refusal(&surface) {
-                    let f = Failure::new("E0321", m);
+                    let f = Failure::new(codes::E0321, m);
                     return Err(match h {
                         Some(h) => f.help(h),
                         None => f,
@@ -272,7 +273,7 @@ fn freeze_text(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failu
         }
         Head::Selector(s) => freeze_selector(ctx, s, text),
         Head::SelectorWithSub(s, sub) => Err(Failure::new(
-            "E0319",
+            codes::E0319,
             format!(
                 "`{text}`: the selector `{}:` takes no sub-path (`{sub}`)",
                 s.name()
@@ -280,14 +281,14 @@ fn freeze_text(ctx: &FreezeCtx, text: &str, role: Role) -> Result<Outcome, Failu
         )
         .help(format!("write `{}:`", s.name()))),
         Head::UnknownSelector(name) => Err(Failure::new(
-            "E0318",
+            codes::E0318,
             format!(
                 "unknown selector `{name}:`; the selectors are {}",
                 Selector::known()
             ),
         )),
         Head::BadTilde => Err(Failure::new(
-            "E0303",
+            codes::E0303,
             format!("`{text}`: only `~` and `~/sub` name the home directory"),
         )
         .help("write `~/…`; another user's home is named by its absolute path")),
@@ -366,7 +367,7 @@ fn freeze_exec_entry(ctx: &FreezeCtx, e: &ExecEntry, out: &mut Out<'_>) -> Vec<E
             if ctx.disk().kind(p.real().as_str()) == Some(EntryKind::Dir) {
                 out.diags.push(
                     Failure::new(
-                        "E0320",
+                        codes::E0320,
                         format!(
                             "the exec key `{text}` names one file, but `{}` is a directory",
                             p.real()

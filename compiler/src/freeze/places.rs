@@ -4,6 +4,7 @@
 //! sub-path never discards its base and never re-roots it. It consults the disk only
 //! through the `FreezeCtx` (gitdir discovery, the xdg containment check on real forms).
 
+use super::codes;
 use super::ctx::FreezeCtx;
 use super::gitdir::{discover, BadPointer};
 use super::toolchains::Selector;
@@ -100,12 +101,12 @@ fn home_of(ctx: &FreezeCtx, what: &str) -> Result<String, Failure> {
     match ctx.home() {
         Some(h) if absolute_under(h, rules) => Ok(fold_dots_under(h, rules)),
         Some(h) => Err(Failure::new(
-            "E0302",
+            codes::E0302,
             format!("{what} needs a home, and `HOME` (`{h}`) is not an absolute path"),
         )
         .help("set HOME to an absolute directory, or freeze with `--home DIR`")),
         None => Err(Failure::new(
-            "E0302",
+            codes::E0302,
             format!("{what} needs a home, and `HOME` is unset or empty"),
         )
         .help("set HOME, or freeze with `--home DIR`")),
@@ -115,7 +116,7 @@ fn home_of(ctx: &FreezeCtx, what: &str) -> Result<String, Failure> {
 fn join_sub(ctx: &FreezeCtx, base: &str, sub: &str, written: &str) -> Result<String, Failure> {
     join_under(base, sub, ctx.rules()).map_err(|_| {
         Failure::new(
-            "E0307",
+            codes::E0307,
             format!("the sub-path `{sub}` of `{written}` names a volume of its own"),
         )
         .help("a sub-path is joined under its place; write a drive or share path on its own")
@@ -136,7 +137,7 @@ pub fn expand_place(
             let cwd = ctx.cwd_surface();
             if !absolute_under(cwd, rules) {
                 return Err(Failure::new(
-                    "E0322",
+                    codes::E0322,
                     format!("`{written}` needs the working directory, and `{cwd}` is not absolute"),
                 )
                 .help("freeze with `--cwd DIR` naming an absolute directory"));
@@ -158,24 +159,24 @@ pub fn expand_place(
         },
         Place::Gitdir => discover(ctx).map_err(|e| match e {
             BadPointer::Unclaimed { pointer, target } => Failure::new(
-                "E0313",
+                codes::E0313,
                 format!(
                     "`{written}`: the `.git` pointer `{pointer}` leads to `{target}`, which does not name this working tree back"
                 ),
             )
             .help("a `.git` file is followed only to a git directory whose `gitdir` file or `core.worktree` names this working tree"),
             BadPointer::NoGitdirLine { pointer } => Failure::new(
-                "E0314",
+                codes::E0314,
                 format!("`{written}`: the `.git` pointer file `{pointer}` has no `gitdir:` line"),
             )
             .help("repair or remove the `.git` file"),
             BadPointer::Unreadable { pointer, error } => Failure::new(
-                "E0315",
+                codes::E0315,
                 format!("`{written}`: the `.git` pointer file `{pointer}` cannot be read ({error})"),
             )
             .help("make the `.git` file readable, or freeze from another directory"),
             BadPointer::Symlinked { pointer } => Failure::new(
-                "E0315",
+                codes::E0315,
                 format!("`{written}`: `{pointer}` is a symbolic link; git never writes one, so it is not followed"),
             )
             .help("replace the link with the git directory itself, or freeze from another directory"),
@@ -188,7 +189,7 @@ pub fn expand_place(
                     .collect::<Vec<_>>()
                     .join(", ");
                 return Err(Failure::new(
-                    "E0304",
+                    codes::E0304,
                     format!("`{written}`: unknown xdg kind `{kind_text}`; the kinds are {known}"),
                 ));
             };
@@ -196,7 +197,7 @@ pub fn expand_place(
             let get = |k: &str| ctx.var(k).map(str::to_string);
             let Some((dir, from)) = resolve_xdg_in(kind, get, Some(&home), rules) else {
                 return Err(Failure::new(
-                    "E0306",
+                    codes::E0306,
                     format!("`{written}`: `{}` is unset and `xdg:{}` has no default under home", kind.var(), kind.name()),
                 )
                 .help(format!("set {} to an absolute directory", kind.var())));
@@ -226,7 +227,7 @@ pub fn expand_place(
                     format!(" and the sub-path `{sub}`")
                 };
                 return Err(Failure::new(
-                    "E0305",
+                    codes::E0305,
                     format!("`{written}` lands at `{lands}` (through {via}{climbs}), outside home `{home}`"),
                 )
                 .help("an xdg: place must lie under home; grant the directory by its absolute path if that is meant"));

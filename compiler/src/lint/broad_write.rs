@@ -51,7 +51,7 @@ impl Lint for BroadWrite {
                 };
                 if let Some(what) = what {
                     out.push(
-                        Finding::new(
+                        super::finding(
                             format!(
                                 "`{}` lets a confined program write {what}",
                                 w.origin.written

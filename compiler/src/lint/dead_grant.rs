@@ -28,7 +28,7 @@ impl Lint for DeadGrantLint {
         for layer in input.layers {
             for d in &layer.dead {
                 out.push(
-                    Finding::new(
+                    super::finding(
                         format!("`{}` grants nothing here: {}", d.origin.written, d.reason),
                         Some(d.origin.span),
                     )
@@ -42,7 +42,7 @@ impl Lint for DeadGrantLint {
                 for e in entries {
                     if let Some(x) = s.excluded(e.path.real().as_str()) {
                         out.push(
-                            Finding::new(
+                            super::finding(
                                 format!(
                                     "the {kind} prefix `{}` lies wholly inside the exclusion `{}` ({}): it grants nothing",
                                     e.origin.written,
@@ -73,7 +73,7 @@ impl Lint for DeadGrantLint {
                     if let Err(Some(x)) = other.runs_dir(p.real().as_str()) {
                         if matches!(x.policy, ExecPolicy::Deny) {
                             out.push(
-                                Finding::new(
+                                super::finding(
                                     format!(
                                         "`{}` lies wholly inside the exec exclusion `{}` ({}) of another layer: it admits nothing",
                                         r.origin.written,

@@ -140,7 +140,7 @@ impl Lint for DeputyPrefix {
 /// The finding of one deputy prefix: at the write entry, both entries labelled.
 pub fn finding(f: &DeputyFinding) -> Finding {
     let primary = f.write_entry.as_ref().or(f.exec_entry.as_ref());
-    let mut finding = Finding::new(
+    let mut finding = super::finding(
         format!(
             "`{}` is both runnable and writable: a program confined here can drop a file that runs",
             f.prefix.as_str()
@@ -167,7 +167,7 @@ pub fn diagnostic(f: &DeputyFinding) -> crate::diag::Diagnostic {
         .default_level
         .severity()
         .unwrap_or(crate::diag::Severity::Warning);
-    super::to_diagnostic(&INFO, sev, finding(f))
+    super::leveled(&INFO, sev, finding(f))
 }
 
 #[cfg(test)]

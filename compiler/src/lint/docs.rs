@@ -3,35 +3,54 @@
 //! -p ralc-tests --test lints`).
 
 use super::{registry, LintInfo};
+use crate::diag::page::{capitalised, Page, Section, Shown};
 
-/// The page `ralc explain LINT` prints.
-pub fn page(i: &LintInfo) -> String {
-    format!(
-        "{name} (default: {level}{scope}): {summary}\n\nWhat it finds:\n\n{what}\n\nWhy:\n\n{why}\n\nExample that fires:\n\n{example}\n\nFix:\n\n{fix}\n",
-        name = i.name,
-        level = i.default_level.as_str(),
-        scope = if i.authoring { "; not reported inside std: profiles" } else { "" },
-        summary = i.summary,
-        what = i.what,
-        why = i.why,
-        example = indent(i.example),
-        fix = i.fix,
-    )
-}
-
-fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
+/// A lint's page, laid out by the one page renderer (`diag::page`) as codes' pages are.
+pub fn lint_page(i: &LintInfo) -> Page {
+    Page {
+        name: i.name.to_string(),
+        head: format!(
+            "{name} (default: {level}{scope}): {summary}",
+            name = i.name,
+            level = i.default_level.as_str(),
+            scope = if i.authoring {
+                "; not reported inside std: profiles"
+            } else {
+                ""
+            },
+            summary = i.summary,
+        ),
+        sections: vec![
+            Section::prose(
+                None,
+                None,
+                &format!(
+                    "Default level: `{lv}`.{scope} {sm}.",
+                    lv = i.default_level.as_str(),
+                    scope = if i.authoring {
+                        " An authoring lint: not reported inside embedded standard profiles (`std:NAME`)."
+                    } else {
+                        ""
+                    },
+                    sm = capitalised(i.summary),
+                ),
+            )
+            .only(Shown::MarkdownOnly),
+            Section::prose(Some("What it finds"), Some("What"), i.what),
+            Section::prose(Some("Why"), Some("Why"), i.why),
+            Section::example(
+                Some("Example that fires"),
+                Some("Example that fires"),
+                i.example,
+            ),
+            Section::prose(Some("Fix"), Some("Fix"), i.fix),
+        ],
     }
 }
 
-fn indent(s: &str) -> String {
-    s.lines()
-        .map(|l| format!("    {l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+/// The page `ralc explain LINT` prints.
+pub fn page(i: &LintInfo) -> String {
+    lint_page(i).text()
 }
 
 /// `docs/lints.md`, generated.
@@ -49,22 +68,7 @@ pub fn markdown() -> String {
         ));
     }
     for l in registry::all() {
-        let i = l.info();
-        s.push_str(&format!(
-            "\n## {n}\n\nDefault level: `{lv}`.{scope} {sm}.\n\n**What.** {what}\n\n**Why.** {why}\n\n**Example that fires.**\n\n```ral\n{ex}\n```\n\n**Fix.** {fix}\n",
-            n = i.name,
-            lv = i.default_level.as_str(),
-            scope = if i.authoring {
-                " An authoring lint: not reported inside embedded standard profiles (`std:NAME`)."
-            } else {
-                ""
-            },
-            sm = capitalised(i.summary),
-            what = i.what,
-            why = i.why,
-            ex = i.example,
-            fix = i.fix
-        ));
+        s.push_str(&lint_page(l.info()).markdown("##"));
     }
     s
 }

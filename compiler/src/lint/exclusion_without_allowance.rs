@@ -42,7 +42,7 @@ impl Lint for ExclusionWithoutAllowance {
             for d in &fs.deny {
                 let p = d.path.real().as_str();
                 if idx.covering(p).is_empty() && !idx.has_beneath(p) {
-                    let mut f = Finding::new(
+                    let mut f = super::finding(
                         format!(
                             "the exclusion `{}` withholds nothing: no allowance of the stack reaches it",
                             d.origin.written

@@ -144,7 +144,7 @@ impl Lint for HostRunWritable {
 
 /// The finding of one host-run file: at the write entry that makes it writable.
 pub fn finding(f: &HostRunFinding) -> Finding {
-    let mut finding = Finding::new(
+    let mut finding = super::finding(
         format!(
             "`{}` ({}) is writable: the host runs it later, outside the confinement",
             f.path.as_str(),
@@ -167,7 +167,7 @@ pub fn diagnostic(f: &HostRunFinding) -> crate::diag::Diagnostic {
         .default_level
         .severity()
         .unwrap_or(crate::diag::Severity::Warning);
-    super::to_diagnostic(&INFO, sev, finding(f))
+    super::leveled(&INFO, sev, finding(f))
 }
 
 #[cfg(test)]

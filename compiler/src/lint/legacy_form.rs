@@ -25,7 +25,7 @@ impl Lint for LegacyFormLint {
         for t in input.typed {
             for l in &t.legacy {
                 out.push(
-                    Finding::new(
+                    super::finding(
                         format!("`{}` is a legacy spelling", l.written),
                         Some(l.span),
                     )

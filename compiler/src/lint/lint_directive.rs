@@ -20,7 +20,7 @@ pub struct LintDirective;
 /// The findings for the problems found while parsing directives.
 pub fn findings(d: &Directives, out: &mut Vec<Finding>) {
     for p in &d.problems {
-        out.push(Finding::new(p.message.clone(), Some(p.span)).with_help(p.help.clone()));
+        out.push(super::finding(p.message.clone(), Some(p.span)).with_help(p.help.clone()));
     }
 }
 

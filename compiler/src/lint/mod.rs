@@ -23,7 +23,7 @@ pub mod secret_exposure;
 pub mod self_writable;
 
 use crate::capability::layer::Capabilities;
-use crate::diag::{Diagnostic, Label, Severity, SourceMap, Span};
+use crate::diag::{Diagnostic, Severity, SourceMap, Span};
 use crate::path::frozen::RealPath;
 use crate::typecheck::profile::TypedProfile;
 use std::collections::BTreeMap;
@@ -137,41 +137,16 @@ impl Places {
     }
 }
 
-/// One finding of one lint, before its level is applied.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finding {
-    pub message: String,
-    pub span: Option<Span>,
-    pub labels: Vec<Label>,
-    pub help: Option<String>,
-    pub notes: Vec<String>,
-}
+/// One finding of one lint: a [`Diagnostic`], built with the diagnostic model's own
+/// builder from [`finding`], whose code (the lint's name) and severity (its level) the
+/// runner applies (`leveled`).
+pub type Finding = Diagnostic;
 
-impl Finding {
-    pub fn new(message: impl Into<String>, span: Option<Span>) -> Self {
-        Finding {
-            message: message.into(),
-            span,
-            labels: Vec::new(),
-            help: None,
-            notes: Vec::new(),
-        }
-    }
-    pub fn with_label(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label {
-            span,
-            message: message.into(),
-        });
-        self
-    }
-    pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
-        self
-    }
-    pub fn with_note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
-        self
-    }
+/// A finding saying `message` at `span`, its code and level not yet applied.
+pub fn finding(message: impl Into<String>, span: Option<Span>) -> Finding {
+    let mut d = Diagnostic::note("", message);
+    d.span = span;
+    d
 }
 
 /// A registered lint.
@@ -263,7 +238,7 @@ pub fn run(
 /// The lint findings of a compile, for `ralc check`: over the composed stack when there
 /// is one, else over the layers that froze (so a file with an error elsewhere still gets
 /// its findings). Append them to `compiled.diagnostics`; a denied lint's are errors.
-pub fn for_compiled(compiled: &crate::compile::Compiled, levels: &LintLevels) -> Vec<Diagnostic> {
+pub fn for_compiled(compiled: &crate::pipeline::Compiled, levels: &LintLevels) -> Vec<Diagnostic> {
     match &compiled.stack {
         Some(stack) => run(
             stack,
@@ -307,7 +282,7 @@ pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic>
             let level = directive_level(&directives, info.name, &f, input.sources)
                 .unwrap_or_else(|| levels.level(info));
             if let Some(sev) = level.severity() {
-                out.push(to_diagnostic(info, sev, f));
+                out.push(leveled(info, sev, f));
             }
         }
     }
@@ -345,13 +320,11 @@ fn directive_level(
         .find_map(|s| d.level_at(lint, *s, sources))
 }
 
-pub(crate) fn to_diagnostic(info: &LintInfo, sev: Severity, f: Finding) -> Diagnostic {
-    let mut d = Diagnostic::new(info.name, sev, f.message);
-    d.span = f.span;
-    d.labels = f.labels;
-    d.help = f.help;
-    d.notes = f.notes;
-    d
+/// The finding of the lint `info` reported at the severity of its level.
+pub(crate) fn leveled(info: &LintInfo, sev: Severity, mut f: Finding) -> Diagnostic {
+    f.code = info.name.to_string();
+    f.severity = sev;
+    f
 }
 
 /// The SARIF rules: every lint, then every registered diagnostic code, with a friendly
@@ -372,12 +345,12 @@ pub fn sarif_rules() -> Vec<crate::diag::sarif::Rule> {
             }
         })
         .collect();
-    for c in crate::diag::codes::all() {
+    for c in crate::registry::all() {
         v.push(crate::diag::sarif::Rule {
             id: c.code.to_string(),
             short: c.title.to_string(),
             full: c.meaning.to_string(),
-            help: crate::diag::codes::explain_page(c),
+            help: crate::registry::explain_page(c),
             name: crate::diag::sarif::friendly_name(c.title),
             help_uri: crate::diag::sarif::doc_uri(&format!(
                 "docs/codes.md#{}",

@@ -70,7 +70,7 @@ fn fs_cover<'a>(
 
 fn push(out: &mut Vec<Finding>, what: &str, e: &Origin, by: &Origin) {
     out.push(
-        Finding::new(
+        super::finding(
             format!(
                 "the {what} `{}` is already covered by `{}` ({})",
                 e.written,

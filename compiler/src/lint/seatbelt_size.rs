@@ -41,7 +41,7 @@ impl Lint for SeatbeltSize {
         let over = profile.refused.iter().find(|r| r.contains("bytes, over"));
         if let Some(why) = over {
             out.push(
-                Finding::new(
+                super::finding(
                     format!("the macOS Seatbelt profile would be refused: {why}"),
                     None,
                 )
@@ -49,7 +49,7 @@ impl Lint for SeatbeltSize {
             );
         } else if size > SIZE_WARNING {
             out.push(
-                Finding::new(
+                super::finding(
                     format!(
                         "the macOS Seatbelt profile is {size} bytes, near the {SIZE_LIMIT} bytes sandbox-exec takes"
                     ),

@@ -60,7 +60,7 @@ impl Lint for SecretExposure {
             let path = format!("{}/{}", root.as_str().trim_end_matches('/'), sub);
             if let Some(Some(e)) = s.readable(&path) {
                 out.push(
-                    Finding::new(
+                    super::finding(
                         format!(
                             "the secret store `{base}/{sub}` is readable through `{}` ({}) while the network is not offline",
                             e.written,

@@ -30,7 +30,7 @@ impl Lint for SelfWritable {
             match s.writable(real) {
                 None => {}
                 Some(Some(e)) => out.push(
-                    Finding::new(
+                    super::finding(
                         format!(
                             "`{}` is writable under the stack it builds, through `{}` ({})",
                             l.source.name,
@@ -50,7 +50,7 @@ impl Lint for SelfWritable {
                             .is_some_and(|f| f.name == l.source.name)
                     });
                     out.push(
-                        Finding::new(
+                        super::finding(
                             format!(
                                 "`{}` is writable under the stack it builds: no layer restricts the file system",
                                 l.source.name

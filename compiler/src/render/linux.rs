@@ -3,7 +3,7 @@
 //! namespaces, the fidelity report and what the plan refuses. It never touches the disk:
 //! what exists, and what is a symlink, is the launcher's to find out.
 
-use crate::capability::projection::{ExecProjection, SandboxProjection};
+use crate::capability::projection::{ExecProjection, FsProjection, SandboxProjection};
 use ralc_runtime::plan::{
     memfd_exec_rule, seccomp_deny_set, seccomp_offline_rules, sort_rules, within, Access, Bind,
     BindWhy, ExecAdmits, Fidelity, LandlockPlan, LaunchProgram, Layer, LinuxPlan, Mask, Namespaces,
@@ -53,6 +53,11 @@ pub fn render(
 /// `render`, with the real paths of the profile files the launch read (`-p`, `--extend`,
 /// `--restrict`): each one beneath a writable bind is shown read-only, and it and its
 /// ancestors up to that bind are rename guards.
+///
+/// In sections: the exec admits (`exec_admits`), the file system shown and Landlock's
+/// rights over it (`show_fs`), what no run may rename away (`rename_protection`), the
+/// envelope's own (`envelope`), then one bind per path (`Draft::settle`) and the
+/// seccomp set (`seccomp_for`).
 pub fn render_with_profiles(
     projection: &SandboxProjection,
     program: &LaunchProgram,
@@ -60,293 +65,22 @@ pub fn render_with_profiles(
     self_path: &str,
     profiles: &[String],
 ) -> LinuxPlan {
-    let mut binds: Vec<Bind> = Vec::new();
-    let mut masks: Vec<Mask> = Vec::new();
-    let mut fidelity: Vec<Fidelity> = Vec::new();
-    let mut refused: Vec<String> = Vec::new();
-    let bind = |path: &str, access, layer, why| Bind {
-        path: path.to_string(),
-        access,
-        layer,
-        why,
-    };
-    let landlock_exec = match &projection.exec {
-        ExecProjection::Unrestricted => None,
-        ExecProjection::Restricted(rules) => {
-            let mut files: Vec<String> = rules.allow_files.clone();
-            for c in &rules.carriers {
-                files.push(c.clone());
-                fidelity.push(Fidelity {
-                    path: c.clone(),
-                    note: "executable: a carrier, the #! interpreter the kernel opens to start \
-                           an admitted file"
-                        .to_string(),
-                });
-            }
-            for t in &rules.link_targets {
-                files.push(t.clone());
-                fidelity.push(Fidelity {
-                    path: t.clone(),
-                    note: "executable and readable: the target of a vouched link in an allowed \
-                           directory (the link rule)"
-                        .to_string(),
-                });
-            }
-            if !program.real.is_empty() {
-                files.push(program.real.clone());
-            }
-            files.push(self_path.to_string());
-            fidelity.push(Fidelity {
-                path: self_path.to_string(),
-                note: "executable: ralc's own trampoline".to_string(),
-            });
-            fidelity.push(Fidelity {
-                path: "(dynamic loader)".to_string(),
-                note: "executable: the kernel opens the loader to start any dynamic program; \
-                       `ld.so FILE` maps a readable file without Landlock's Execute check. \
-                       Denied and vetoed programs are masked (unreadable), so the loader \
-                       cannot map them; it can still map a file the program wrote itself, \
-                       which reaches nothing the program's own code could not"
-                    .to_string(),
-            });
-            for f in &rules.deny_files {
-                if rules.allow_dirs.iter().any(|d| within(f, d)) {
-                    fidelity.push(Fidelity {
-                        path: f.clone(),
-                        note: "denied exec file under an allowed directory: masked in the \
-                               envelope when it is a regular file at launch, so it cannot be \
-                               read there either (otherwise the directory is admitted entry by \
-                               entry)"
-                            .to_string(),
-                    });
-                }
-            }
-            Some(ExecAdmits {
-                files: sorted(files),
-                dirs: sorted(rules.allow_dirs.clone()),
-                deny_dirs: sorted(rules.deny_dirs.clone()),
-                deny_files: sorted(rules.deny_files.clone()),
-                deny_names: sorted(rules.deny_names.clone()),
-            })
-        }
-    };
+    let mut d = Draft::default();
     let mut landlock = LandlockPlan {
-        exec: landlock_exec,
+        exec: exec_admits(projection, program, self_path, &mut d),
         ..LandlockPlan::default()
     };
-    let mut plan_cwd = cwd.to_string();
-    match &projection.fs {
+    let plan_cwd = match &projection.fs {
         None => {
-            binds.push(bind("/", Access::Writable, Layer::Shown, BindWhy::Root));
+            d.bind("/", Access::Writable, Layer::Shown, BindWhy::Root);
+            cwd.to_string()
         }
-        Some(fs) => {
-            for d in SYSTEM_DEFAULTS {
-                binds.push(bind(
-                    d,
-                    Access::ReadOnly,
-                    Layer::Shown,
-                    BindWhy::SystemDefault,
-                ));
-                fidelity.push(Fidelity {
-                    path: (*d).to_string(),
-                    note: "readable: a system default programs need to start".to_string(),
-                });
-            }
-            for p in &fs.floor {
-                binds.push(bind(p, Access::ReadOnly, Layer::Shown, BindWhy::Floor));
-            }
-            for p in &fs.read {
-                binds.push(bind(p, Access::ReadOnly, Layer::Shown, BindWhy::Read));
-            }
-            for p in &fs.write {
-                binds.push(bind(p, Access::Writable, Layer::Shown, BindWhy::Write));
-            }
-            let writable = |p: &str| fs.write.iter().any(|w| within(p, w));
-            if let ExecProjection::Restricted(rules) = &projection.exec {
-                for f in rules
-                    .allow_files
-                    .iter()
-                    .chain(&rules.carriers)
-                    .chain(&rules.link_targets)
-                {
-                    binds.push(bind(f, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
-                    if writable(f) {
-                        binds.push(bind(f, Access::ReadOnly, Layer::Over, BindWhy::ExecAllow));
-                    }
-                }
-                for d in &rules.allow_dirs {
-                    binds.push(bind(d, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow));
-                }
-            }
-            // the image: none without a program (the stack's plan alone)
-            if !program.real.is_empty() {
-                binds.push(bind(
-                    &program.real,
-                    Access::ReadOnly,
-                    Layer::Shown,
-                    BindWhy::Image,
-                ));
-            }
-            if !program.real.is_empty() && writable(&program.real) {
-                binds.push(bind(
-                    &program.real,
-                    Access::ReadOnly,
-                    Layer::Over,
-                    BindWhy::Image,
-                ));
-            }
-            for p in &fs.write_deny {
-                if writable(p) {
-                    binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny));
-                    fidelity.push(Fidelity {
-                        path: p.clone(),
-                        note: "read-only only if it exists at launch: a write exclusion absent \
-                               under a writable prefix cannot be bound (the guard still refuses \
-                               writing it)"
-                            .to_string(),
-                    });
-                }
-            }
-            for d in &fs.deny {
-                if within("/proc", d) {
-                    refused.push(format!(
-                        "the exclusion {d} would hide /proc, through which the sandbox starts its trampoline"
-                    ));
-                }
-                masks.push(Mask { path: d.clone() });
-                if writable(d) {
-                    fidelity.push(Fidelity {
-                        path: d.clone(),
-                        note: "masked only if it exists at launch: bwrap cannot mask a name \
-                               that is absent under a writable prefix (the guard still refuses it)"
-                            .to_string(),
-                    });
-                }
-            }
-            landlock.fs_rights = true;
-            let shown: Vec<&Bind> = binds.iter().filter(|b| b.layer == Layer::Shown).collect();
-            if !shown.iter().any(|b| within(cwd, &b.path)) {
-                fidelity.push(Fidelity {
-                    path: cwd.to_string(),
-                    note: "not visible under the grant: the program starts in /".to_string(),
-                });
-                plan_cwd = "/".to_string();
-            }
-            landlock.read = sorted(
-                shown
-                    .iter()
-                    .filter(|b| b.access == Access::ReadOnly)
-                    .map(|b| b.path.clone())
-                    .collect(),
-            );
-            landlock.write = sorted(
-                shown
-                    .iter()
-                    .filter(|b| b.access == Access::Writable)
-                    .map(|b| b.path.clone())
-                    .collect(),
-            );
-        }
-    }
-    // What a run must not be able to rename away: the exclusions, the write exclusions and
-    // the profile files beneath a writable bind, and each of their ancestors up to it.
-    let writable_roots: Vec<String> = match &projection.fs {
-        None => vec!["/".to_string()],
-        Some(fs) => fs.write.clone(),
+        Some(fs) => show_fs(fs, &projection.exec, program, cwd, &mut d, &mut landlock),
     };
-    let under_write = |p: &str| writable_roots.iter().any(|w| within(p, w));
-    for p in profiles {
-        if under_write(p) {
-            binds.push(bind(p, Access::ReadOnly, Layer::Over, BindWhy::Profile));
-            fidelity.push(Fidelity {
-                path: p.clone(),
-                note: "a profile file this launch read: read-only in the envelope, and it and \
-                       its ancestors cannot be renamed there"
-                    .to_string(),
-            });
-        }
-    }
-    let mut protected: Vec<&String> = profiles.iter().collect();
-    if let Some(fs) = &projection.fs {
-        protected.extend(fs.deny.iter().chain(&fs.write_deny));
-    }
-    for p in protected {
-        for w in &writable_roots {
-            for a in rename_guards(p, w) {
-                binds.push(bind(
-                    &a,
-                    Access::Writable,
-                    Layer::Shown,
-                    BindWhy::RenameGuard,
-                ));
-            }
-        }
-    }
-    binds.push(bind(
-        self_path,
-        Access::ReadOnly,
-        Layer::Over,
-        BindWhy::SelfPin,
-    ));
-    fidelity.push(Fidelity {
-        path: RESOURCES.to_string(),
-        note: format!(
-            "capped at {} processes and {} GiB of memory by a cgroup of the launch where the launching user can make one (root, or a delegated subtree); otherwise uncapped",
-            ralc_runtime::plan::PIDS_MAX,
-            ralc_runtime::plan::MEMORY_MAX >> 30
-        ),
-    });
-    for p in ["/dev", "/proc"] {
-        fidelity.push(Fidelity {
-            path: p.to_string(),
-            note: "the envelope's own (bwrap --dev / --proc)".to_string(),
-        });
-    }
-    if !cwd.starts_with('/') {
-        refused.push(format!("the working directory {cwd:?} is not absolute"));
-    }
-    // An empty program: the plan of the stack alone (`ralc render` without `-- PROGRAM`).
-    if !program.real.is_empty() && !program.real.starts_with('/') {
-        refused.push(format!(
-            "the program {:?} is not an absolute real path",
-            program.real
-        ));
-    }
-    // `/dev` and `/proc` are the envelope's own: a grant beneath them (the discard file
-    // `/dev/null`) is served by bwrap's `--dev` and `--proc`, not by a bind.
-    binds.retain(|b| !within(&b.path, "/dev") && !within(&b.path, "/proc"));
-    // One bind per path and layer: the writable one wins.
-    binds.sort_by(|a, b| {
-        (a.layer, &a.path, std::cmp::Reverse(a.access), a.why).cmp(&(
-            b.layer,
-            &b.path,
-            std::cmp::Reverse(b.access),
-            b.why,
-        ))
-    });
-    // A rename guard that meets another bind of the same path and access keeps its reason:
-    // the launcher keeps a guard even within a writable bind.
-    binds.dedup_by(|later, earlier| {
-        let same = later.layer == earlier.layer && later.path == earlier.path;
-        if same && later.why == BindWhy::RenameGuard && later.access == earlier.access {
-            earlier.why = BindWhy::RenameGuard;
-        }
-        same
-    });
-    masks.sort_by(|a, b| a.path.cmp(&b.path));
-    masks.dedup();
-    fidelity.sort();
-    fidelity.dedup();
-    refused.sort();
-    refused.dedup();
-    let mut seccomp = seccomp_deny_set();
-    if projection.net_offline {
-        seccomp.extend(seccomp_offline_rules());
-    }
-    if landlock.exec.is_some() {
-        seccomp.push(memfd_exec_rule());
-    }
-    sort_rules(&mut seccomp);
+    rename_protection(projection, profiles, &mut d);
+    envelope(program, cwd, self_path, &mut d);
+    d.settle();
+    let seccomp = seccomp_for(projection.net_offline, landlock.exec.is_some());
     LinuxPlan {
         version: LINUX_PLAN_VERSION,
         program: program.clone(),
@@ -365,14 +99,310 @@ pub fn render_with_profiles(
         },
         offline: projection.net_offline,
         fs_restricted: projection.fs.is_some(),
-        binds,
-        masks,
+        binds: d.binds,
+        masks: d.masks,
         landlock,
         seccomp,
-        fidelity,
+        fidelity: d.fidelity,
         environment: ralc_runtime::environment::Environment::policy(),
-        refused,
+        refused: d.refused,
     }
+}
+
+/// The plan's lists while the sections fill them.
+#[derive(Default)]
+struct Draft {
+    binds: Vec<Bind>,
+    masks: Vec<Mask>,
+    fidelity: Vec<Fidelity>,
+    refused: Vec<String>,
+}
+
+impl Draft {
+    fn bind(&mut self, path: &str, access: Access, layer: Layer, why: BindWhy) {
+        self.binds.push(Bind {
+            path: path.to_string(),
+            access,
+            layer,
+            why,
+        });
+    }
+
+    fn note(&mut self, path: &str, note: &str) {
+        self.fidelity.push(Fidelity {
+            path: path.to_string(),
+            note: note.to_string(),
+        });
+    }
+
+    /// One bind per path and layer (the writable one wins), none beneath the envelope's
+    /// own `/dev` and `/proc`; every list sorted and without repeats.
+    fn settle(&mut self) {
+        // `/dev` and `/proc` are the envelope's own: a grant beneath them (the discard file
+        // `/dev/null`) is served by bwrap's `--dev` and `--proc`, not by a bind.
+        self.binds
+            .retain(|b| !within(&b.path, "/dev") && !within(&b.path, "/proc"));
+        self.binds.sort_by(|a, b| {
+            (a.layer, &a.path, std::cmp::Reverse(a.access), a.why).cmp(&(
+                b.layer,
+                &b.path,
+                std::cmp::Reverse(b.access),
+                b.why,
+            ))
+        });
+        // A rename guard that meets another bind of the same path and access keeps its
+        // reason: the launcher keeps a guard even within a writable bind.
+        self.binds.dedup_by(|later, earlier| {
+            let same = later.layer == earlier.layer && later.path == earlier.path;
+            if same && later.why == BindWhy::RenameGuard && later.access == earlier.access {
+                earlier.why = BindWhy::RenameGuard;
+            }
+            same
+        });
+        self.masks.sort_by(|a, b| a.path.cmp(&b.path));
+        self.masks.dedup();
+        self.fidelity.sort();
+        self.fidelity.dedup();
+        self.refused.sort();
+        self.refused.dedup();
+    }
+}
+
+/// What Landlock's `Execute` admits when the exec projection restricts (`None`: it does
+/// not): the allowed files, the carriers and link targets, the program, ralc itself; with
+/// the fidelity notes of each kind.
+fn exec_admits(
+    projection: &SandboxProjection,
+    program: &LaunchProgram,
+    self_path: &str,
+    d: &mut Draft,
+) -> Option<ExecAdmits> {
+    let ExecProjection::Restricted(rules) = &projection.exec else {
+        return None;
+    };
+    let mut files: Vec<String> = rules.allow_files.clone();
+    for c in &rules.carriers {
+        files.push(c.clone());
+        d.note(
+            c,
+            "executable: a carrier, the #! interpreter the kernel opens to start \
+             an admitted file",
+        );
+    }
+    for t in &rules.link_targets {
+        files.push(t.clone());
+        d.note(
+            t,
+            "executable and readable: the target of a vouched link in an allowed \
+             directory (the link rule)",
+        );
+    }
+    if !program.real.is_empty() {
+        files.push(program.real.clone());
+    }
+    files.push(self_path.to_string());
+    d.note(self_path, "executable: ralc's own trampoline");
+    d.note(
+        "(dynamic loader)",
+        "executable: the kernel opens the loader to start any dynamic program; \
+         `ld.so FILE` maps a readable file without Landlock's Execute check. \
+         Denied and vetoed programs are masked (unreadable), so the loader \
+         cannot map them; it can still map a file the program wrote itself, \
+         which reaches nothing the program's own code could not",
+    );
+    for f in &rules.deny_files {
+        if rules.allow_dirs.iter().any(|dir| within(f, dir)) {
+            d.note(
+                f,
+                "denied exec file under an allowed directory: masked in the \
+                 envelope when it is a regular file at launch, so it cannot be \
+                 read there either (otherwise the directory is admitted entry by \
+                 entry)",
+            );
+        }
+    }
+    Some(ExecAdmits {
+        files: sorted(files),
+        dirs: sorted(rules.allow_dirs.clone()),
+        deny_dirs: sorted(rules.deny_dirs.clone()),
+        deny_files: sorted(rules.deny_files.clone()),
+        deny_names: sorted(rules.deny_names.clone()),
+    })
+}
+
+/// A restricted file system: the system defaults, the floor, the reads and writes, the
+/// exec admits and the image shown; write exclusions bound read-only over their writable
+/// prefix, exclusions masked; Landlock's file rights over what is shown. The working
+/// directory the program starts in (`/` when the grant does not show it).
+fn show_fs(
+    fs: &FsProjection,
+    exec: &ExecProjection,
+    program: &LaunchProgram,
+    cwd: &str,
+    d: &mut Draft,
+    landlock: &mut LandlockPlan,
+) -> String {
+    for p in SYSTEM_DEFAULTS {
+        d.bind(p, Access::ReadOnly, Layer::Shown, BindWhy::SystemDefault);
+        d.note(p, "readable: a system default programs need to start");
+    }
+    for p in &fs.floor {
+        d.bind(p, Access::ReadOnly, Layer::Shown, BindWhy::Floor);
+    }
+    for p in &fs.read {
+        d.bind(p, Access::ReadOnly, Layer::Shown, BindWhy::Read);
+    }
+    for p in &fs.write {
+        d.bind(p, Access::Writable, Layer::Shown, BindWhy::Write);
+    }
+    let writable = |p: &str| fs.write.iter().any(|w| within(p, w));
+    if let ExecProjection::Restricted(rules) = exec {
+        for f in rules
+            .allow_files
+            .iter()
+            .chain(&rules.carriers)
+            .chain(&rules.link_targets)
+        {
+            d.bind(f, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow);
+            if writable(f) {
+                d.bind(f, Access::ReadOnly, Layer::Over, BindWhy::ExecAllow);
+            }
+        }
+        for dir in &rules.allow_dirs {
+            d.bind(dir, Access::ReadOnly, Layer::Shown, BindWhy::ExecAllow);
+        }
+    }
+    // the image: none without a program (the stack's plan alone)
+    if !program.real.is_empty() {
+        d.bind(
+            &program.real,
+            Access::ReadOnly,
+            Layer::Shown,
+            BindWhy::Image,
+        );
+        if writable(&program.real) {
+            d.bind(&program.real, Access::ReadOnly, Layer::Over, BindWhy::Image);
+        }
+    }
+    for p in &fs.write_deny {
+        if writable(p) {
+            d.bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny);
+            d.note(
+                p,
+                "read-only only if it exists at launch: a write exclusion absent \
+                 under a writable prefix cannot be bound (the guard still refuses \
+                 writing it)",
+            );
+        }
+    }
+    for x in &fs.deny {
+        if within("/proc", x) {
+            d.refused.push(format!(
+                "the exclusion {x} would hide /proc, through which the sandbox starts its trampoline"
+            ));
+        }
+        d.masks.push(Mask { path: x.clone() });
+        if writable(x) {
+            d.note(
+                x,
+                "masked only if it exists at launch: bwrap cannot mask a name \
+                 that is absent under a writable prefix (the guard still refuses it)",
+            );
+        }
+    }
+    landlock.fs_rights = true;
+    let shown: Vec<&Bind> = d.binds.iter().filter(|b| b.layer == Layer::Shown).collect();
+    let paths = |access| -> Vec<String> {
+        sorted(
+            shown
+                .iter()
+                .filter(|b| b.access == access)
+                .map(|b| b.path.clone())
+                .collect(),
+        )
+    };
+    landlock.read = paths(Access::ReadOnly);
+    landlock.write = paths(Access::Writable);
+    if shown.iter().any(|b| within(cwd, &b.path)) {
+        cwd.to_string()
+    } else {
+        d.note(cwd, "not visible under the grant: the program starts in /");
+        "/".to_string()
+    }
+}
+
+/// What a run must not be able to rename away: the exclusions, the write exclusions and
+/// the profile files beneath a writable bind, and each of their ancestors up to it; a
+/// profile file there is also shown read-only.
+fn rename_protection(projection: &SandboxProjection, profiles: &[String], d: &mut Draft) {
+    let writable_roots: Vec<String> = match &projection.fs {
+        None => vec!["/".to_string()],
+        Some(fs) => fs.write.clone(),
+    };
+    let under_write = |p: &str| writable_roots.iter().any(|w| within(p, w));
+    for p in profiles {
+        if under_write(p) {
+            d.bind(p, Access::ReadOnly, Layer::Over, BindWhy::Profile);
+            d.note(
+                p,
+                "a profile file this launch read: read-only in the envelope, and it and \
+                 its ancestors cannot be renamed there",
+            );
+        }
+    }
+    let mut protected: Vec<&String> = profiles.iter().collect();
+    if let Some(fs) = &projection.fs {
+        protected.extend(fs.deny.iter().chain(&fs.write_deny));
+    }
+    for p in protected {
+        for w in &writable_roots {
+            for a in rename_guards(p, w) {
+                d.bind(&a, Access::Writable, Layer::Shown, BindWhy::RenameGuard);
+            }
+        }
+    }
+}
+
+/// The envelope's own: ralc pinned read-only, the resource caps, `/dev` and `/proc`; and
+/// the refusals of a working directory or a program that is not absolute.
+fn envelope(program: &LaunchProgram, cwd: &str, self_path: &str, d: &mut Draft) {
+    d.bind(self_path, Access::ReadOnly, Layer::Over, BindWhy::SelfPin);
+    d.note(
+        RESOURCES,
+        &format!(
+            "capped at {} processes and {} GiB of memory by a cgroup of the launch where the launching user can make one (root, or a delegated subtree); otherwise uncapped",
+            ralc_runtime::plan::PIDS_MAX,
+            ralc_runtime::plan::MEMORY_MAX >> 30
+        ),
+    );
+    for p in ["/dev", "/proc"] {
+        d.note(p, "the envelope's own (bwrap --dev / --proc)");
+    }
+    if !cwd.starts_with('/') {
+        d.refused
+            .push(format!("the working directory {cwd:?} is not absolute"));
+    }
+    // An empty program: the plan of the stack alone (`ralc render` without `-- PROGRAM`).
+    if !program.real.is_empty() && !program.real.starts_with('/') {
+        d.refused.push(format!(
+            "the program {:?} is not an absolute real path",
+            program.real
+        ));
+    }
+}
+
+/// The seccomp deny-set, with the offline rules when the network is cut and the memfd
+/// exec rule when Landlock restricts exec; sorted.
+fn seccomp_for(offline: bool, exec_restricted: bool) -> Vec<ralc_runtime::plan::SeccompRule> {
+    let mut seccomp = seccomp_deny_set();
+    if offline {
+        seccomp.extend(seccomp_offline_rules());
+    }
+    if exec_restricted {
+        seccomp.push(memfd_exec_rule());
+    }
+    sort_rules(&mut seccomp);
+    seccomp
 }
 
 /// The fidelity entry about processes and memory (not a path).

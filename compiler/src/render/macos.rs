@@ -270,6 +270,10 @@ impl Out {
 /// Render the Seatbelt profile. `program` is the admitted program's real path for a
 /// launch (empty: the stack's profile alone); `self_path` is ralc's executable on the
 /// target, which every profile write-protects.
+///
+/// The sections in precedence order, each its own function: `fs_allows`,
+/// `exec_rules` (and their ancestors), `fs_denies`, `pins`, `net`; then
+/// `Out::finish` refuses what the target cannot take.
 pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) -> SeatbeltProfile {
     let mut o = Out {
         text: format!(
@@ -280,54 +284,60 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
         refused: Vec::new(),
     };
     o.text.push_str(BASE);
+    let (denies, write_denies) = fs_allows(&mut o, projection);
+    exec_rules(&mut o, projection, program, self_path);
+    fs_denies(&mut o, &denies, &write_denies);
+    pins(&mut o, projection, &denies, &write_denies, self_path);
+    net(&mut o, projection.net_offline);
+    o.finish(self_path)
+}
 
-    // fs allows
-    let mut metadata: BTreeSet<String> = BTreeSet::new();
-    let mut denies: Vec<String> = Vec::new();
-    let mut write_denies: Vec<String> = Vec::new();
+/// The fs allows: everything, or the reads (with the floor and the system's) and the
+/// writes, each prefix with an exclusion inside carved; the metadata of their ancestors.
+/// The exclusions and write exclusions, normalised, for the later sections.
+fn fs_allows(o: &mut Out, projection: &SandboxProjection) -> (Vec<String>, Vec<String>) {
     o.section("fs allows");
-    match &projection.fs {
-        None => {
-            o.text.push_str("(allow file-read*)\n(allow file-write*)\n");
+    let Some(fs) = &projection.fs else {
+        o.text.push_str("(allow file-read*)\n(allow file-write*)\n");
+        return (Vec::new(), Vec::new());
+    };
+    let mut metadata: BTreeSet<String> = BTreeSet::new();
+    let denies = norm(&fs.deny);
+    let write_denies = norm(&fs.write_deny);
+    let system: Vec<String> = SYSTEM_READ.iter().map(|s| s.to_string()).collect();
+    let read = norm(fs.read.iter().chain(&fs.floor).chain(&system));
+    let write = norm(&fs.write);
+    for (ops, list) in [("file-read*", &read), ("file-write*", &write)] {
+        // Prefixes with nothing excluded beneath them share one rule; each one
+        // with an exclusion inside is its own order-independent carve-out.
+        let mut plain: Vec<String> = Vec::new();
+        let mut carve: Vec<&String> = denies.iter().collect();
+        if ops == "file-write*" {
+            carve.extend(&write_denies);
+            carve.sort();
+            carve.dedup();
         }
-        Some(fs) => {
-            denies = norm(&fs.deny);
-            write_denies = norm(&fs.write_deny);
-            let system: Vec<String> = SYSTEM_READ.iter().map(|s| s.to_string()).collect();
-            let read = norm(fs.read.iter().chain(&fs.floor).chain(&system));
-            let write = norm(&fs.write);
-            for (ops, list, carve) in [
-                ("file-read*", &read, &denies),
-                ("file-write*", &write, &denies),
-            ] {
-                // Prefixes with nothing excluded beneath them share one rule; each one
-                // with an exclusion inside is its own order-independent carve-out.
-                let mut plain: Vec<String> = Vec::new();
-                let mut carve: Vec<&String> = carve.iter().collect();
-                if ops == "file-write*" {
-                    carve.extend(&write_denies);
-                    carve.sort();
-                    carve.dedup();
-                }
-                for p in list.iter() {
-                    let inside = strictly_within(&carve, p);
-                    if inside.is_empty() {
-                        plain.push(p.clone());
-                    } else {
-                        o.carved(ops, p, &inside);
-                    }
-                    metadata.extend(ancestors(p));
-                }
-                o.rule("allow", ops, "subpath", &plain);
+        for p in list.iter() {
+            let inside = strictly_within(&carve, p);
+            if inside.is_empty() {
+                plain.push(p.clone());
+            } else {
+                o.carved(ops, p, &inside);
             }
-            if !metadata.is_empty() {
-                let m: Vec<String> = metadata.iter().cloned().collect();
-                o.rule("allow", "file-read-metadata", "literal", &m);
-            }
+            metadata.extend(ancestors(p));
         }
+        o.rule("allow", ops, "subpath", &plain);
     }
+    if !metadata.is_empty() {
+        let m: Vec<String> = metadata.iter().cloned().collect();
+        o.rule("allow", "file-read-metadata", "literal", &m);
+    }
+    (denies, write_denies)
+}
 
-    // exec rules, in rank order: directories, then files, then name vetoes
+/// The exec rules, in rank order: directories, then files (the program and ralc among
+/// them), then name vetoes; then the metadata of their ancestors.
+fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_path: &str) {
     o.section("exec rules");
     let mut exec_ancestors: BTreeSet<String> = BTreeSet::new();
     match &projection.exec {
@@ -366,19 +376,30 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
     o.section("exec ancestors");
     let anc: Vec<String> = exec_ancestors.into_iter().collect();
     o.rule("allow", "file-read-metadata", "literal", &anc);
+}
 
-    // fs denies
+/// The fs denies: each exclusion whole, each write exclusion's writes.
+fn fs_denies(o: &mut Out, denies: &[String], write_denies: &[String]) {
     o.section("fs denies");
-    o.rule("deny", "file-read* file-write*", "literal", &denies);
-    o.rule("deny", "file-read* file-write*", "subpath", &denies);
-    o.rule("deny", "file-write*", "literal", &write_denies);
+    o.rule("deny", "file-read* file-write*", "literal", denies);
+    o.rule("deny", "file-read* file-write*", "subpath", denies);
+    o.rule("deny", "file-write*", "literal", write_denies);
+}
 
-    // pins: renaming a parent cannot carry denied bytes out; ralc's own file is protected
+/// The pins: renaming a parent cannot carry denied bytes out; ralc's own file is
+/// protected.
+fn pins(
+    o: &mut Out,
+    projection: &SandboxProjection,
+    denies: &[String],
+    write_denies: &[String],
+    self_path: &str,
+) {
     o.section("pins");
     let mut pins: BTreeSet<String> = BTreeSet::new();
     if let Some(fs) = &projection.fs {
         let write: BTreeSet<String> = norm(&fs.write).into_iter().collect();
-        for x in denies.iter().chain(&write_denies) {
+        for x in denies.iter().chain(write_denies) {
             // Outermost first: once an ancestor lies within a write prefix, so do the rest.
             let mut inside = false;
             for a in ancestors(x) {
@@ -393,10 +414,12 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
     let pins: Vec<String> = pins.into_iter().collect();
     o.rule("deny", "file-write*", "literal", &[self_path.to_string()]);
     o.rule("deny", "file-write-unlink", "literal", &pins);
+}
 
-    // net
+/// The network: none offline, else the network and the name services.
+fn net(o: &mut Out, offline: bool) {
     o.section("net");
-    if projection.net_offline {
+    if offline {
         o.text
             .push_str(";; offline: no network, no name resolution\n");
     } else {
@@ -406,24 +429,31 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
         }
         o.text.push_str(")\n");
     }
-    if !self_path.starts_with('/') {
-        o.refused
-            .push(format!("ralc's own path {self_path:?} is not absolute"));
-    }
-    if o.text.len() > SIZE_LIMIT {
-        o.refused.push(format!(
-            "the profile is {} bytes, over the {SIZE_LIMIT}-byte limit sandbox-exec reports",
-            o.text.len()
-        ));
-    }
-    o.refused.sort();
-    o.refused.dedup();
-    if !o.refused.is_empty() {
-        o.text.clear();
-    }
-    SeatbeltProfile {
-        text: o.text,
-        refused: o.refused,
+}
+
+impl Out {
+    /// The profile, or its refusals (a relative ralc path, a text over the size limit)
+    /// and no text.
+    fn finish(mut self, self_path: &str) -> SeatbeltProfile {
+        if !self_path.starts_with('/') {
+            self.refused
+                .push(format!("ralc's own path {self_path:?} is not absolute"));
+        }
+        if self.text.len() > SIZE_LIMIT {
+            self.refused.push(format!(
+                "the profile is {} bytes, over the {SIZE_LIMIT}-byte limit sandbox-exec reports",
+                self.text.len()
+            ));
+        }
+        self.refused.sort();
+        self.refused.dedup();
+        if !self.refused.is_empty() {
+            self.text.clear();
+        }
+        SeatbeltProfile {
+            text: self.text,
+            refused: self.refused,
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 //! never read the disk itself, and never grant what an exclusion covers.
 
 use super::windows_carve::carve;
-use crate::capability::projection::{ExecProjection, SandboxProjection};
+use crate::capability::projection::{ExecProjection, FsProjection, SandboxProjection};
 use crate::capability::stack::DISCARD;
 use crate::path::windows::{
     canonical, collision_key_of, within_collision, within_stored, WindowsPathRefusal,
@@ -23,12 +23,57 @@ use ralc_runtime::plan::windows::{
 
 /// Render the plan. `program`: the admitted program's real path, when the plan launches
 /// one.
+///
+/// In sections: the network and the exec note (`network_and_exec`), an unrestricted
+/// file system (`unrestricted`), the canonical paths (`Canonical::of`), what cannot be
+/// carved (`refuse_uncarvable`) and the exclusion lists, then the stamps (`stamp`,
+/// `settle_stamps`). Each refusing section stops the plan there.
 pub fn render(
     projection: &SandboxProjection,
     program: Option<&str>,
     lister: &dyn Lister,
 ) -> WindowsPlan {
     let mut plan = WindowsPlan::empty();
+    network_and_exec(projection, &mut plan);
+    let Some(fs) = &projection.fs else {
+        unrestricted(projection, &mut plan);
+        return plan;
+    };
+    plan.confined = true;
+    let c = Canonical::of(fs, program, &mut plan);
+    let mut allowances = c.allowances();
+    refuse_uncarvable(&c, &allowances, &mut plan);
+    plan.exclusions = c.deny.clone();
+    plan.exclusions.sort();
+    plan.exclusions.dedup();
+    // a write exclusion inside a full one is already withheld whole
+    plan.write_exclusions = c
+        .write_deny
+        .iter()
+        .filter(|x| !c.deny.iter().any(|d| within_collision(x, d)))
+        .cloned()
+        .collect();
+    plan.write_exclusions.sort();
+    plan.write_exclusions.dedup();
+    if !plan.refused.is_empty() {
+        return plan;
+    }
+    if let Some(img) = &c.image {
+        allowances.push((img.clone(), GrantKind::Ro));
+        plan.program = img.clone();
+    }
+    let stamps = stamp(&c, &allowances, lister, &mut plan);
+    if !plan.refused.is_empty() {
+        return plan;
+    }
+    plan.stamps = settle_stamps(stamps);
+    plan.fidelity.sort();
+    plan.fidelity.dedup();
+    plan
+}
+
+/// The network capabilities, or none offline; the note that exec rules stay the guard's.
+fn network_and_exec(projection: &SandboxProjection, plan: &mut WindowsPlan) {
     if projection.net_offline {
         plan.network = Network::Withheld;
     } else {
@@ -44,73 +89,102 @@ pub fn render(
                 .to_string(),
         );
     }
-    let Some(fs) = &projection.fs else {
-        if projection.net_offline {
-            plan.refused.push(
-                "`offline over an unrestricted file system cannot be expressed: an \
-                 AppContainer withholds every path no ACE grants, so restrict fs or drop \
-                 `offline"
-                    .to_string(),
-            );
-        } else {
-            plan.fidelity.push(
-                "the file system is unrestricted: nothing is stamped and the launch runs \
-                 outside an AppContainer, in the Job Object"
-                    .to_string(),
-            );
-        }
-        return plan;
-    };
-    plan.confined = true;
+}
 
-    // canonical forms; a path that is not a Windows path (the POSIX discard device) is
-    // not this kernel's, and a refused one is named
-    let canon = |paths: &[String], role: &str, plan: &mut WindowsPlan| -> Vec<String> {
-        let mut out = Vec::new();
-        for p in paths {
-            if p == DISCARD {
-                continue;
-            }
-            match canonical(p) {
-                Ok(c) => out.push(c),
-                Err(WindowsPathRefusal::NotAbsolute) => plan
-                    .fidelity
-                    .push(format!("{role} `{p}` is not a Windows path: dropped")),
-                Err(r) => plan.refused.push(format!("{role}: {}", r.message(p))),
-            }
-        }
-        out.sort();
-        out.dedup();
-        out
-    };
-    let write = canon(&fs.write, "write", &mut plan);
-    let read_all = canon(&fs.read, "read", &mut plan);
-    let deny = canon(&fs.deny, "exclusion", &mut plan);
-    let write_deny = canon(&fs.write_deny, "write exclusion", &mut plan);
-    let image = match program {
-        Some(p) => match canonical(p) {
-            Ok(c) => Some(c),
-            Err(r) => {
-                plan.refused
-                    .push(format!("the program image: {}", r.message(p)));
-                None
-            }
-        },
-        None => None,
-    };
-    let read: Vec<String> = read_all
-        .into_iter()
-        .filter(|r| !write.iter().any(|w| within_stored(w, r)))
-        .collect();
+/// An unrestricted file system: nothing is stamped; `offline` cannot be expressed.
+fn unrestricted(projection: &SandboxProjection, plan: &mut WindowsPlan) {
+    if projection.net_offline {
+        plan.refused.push(
+            "`offline over an unrestricted file system cannot be expressed: an \
+             AppContainer withholds every path no ACE grants, so restrict fs or drop \
+             `offline"
+                .to_string(),
+        );
+    } else {
+        plan.fidelity.push(
+            "the file system is unrestricted: nothing is stamped and the launch runs \
+             outside an AppContainer, in the Job Object"
+                .to_string(),
+        );
+    }
+}
 
-    // an exclusion on or around an allowance cannot be carved
-    let mut allowances: Vec<(String, GrantKind)> = write
-        .iter()
-        .map(|w| (w.clone(), GrantKind::Rw))
-        .chain(read.iter().map(|r| (r.clone(), GrantKind::Ro)))
-        .collect();
-    for x in &deny {
-        for (a, kind) in &allowances {
+/// The projection's paths in canonical form, each list sorted; reads beneath a write
+/// prefix dropped.
+struct Canonical {
+    write: Vec<String>,
+    read: Vec<String>,
+    deny: Vec<String>,
+    write_deny: Vec<String>,
+    image: Option<String>,
+}
+
+impl Canonical {
+    /// Canonical forms; a path that is not a Windows path (the POSIX discard device) is
+    /// not this kernel's, and a refused one is named.
+    fn of(fs: &FsProjection, program: Option<&str>, plan: &mut WindowsPlan) -> Canonical {
+        let write = canon(&fs.write, "write", plan);
+        let read_all = canon(&fs.read, "read", plan);
+        let deny = canon(&fs.deny, "exclusion", plan);
+        let write_deny = canon(&fs.write_deny, "write exclusion", plan);
+        let image = match program {
+            Some(p) => match canonical(p) {
+                Ok(c) => Some(c),
+                Err(r) => {
+                    plan.refused
+                        .push(format!("the program image: {}", r.message(p)));
+                    None
+                }
+            },
+            None => None,
+        };
+        let read: Vec<String> = read_all
+            .into_iter()
+            .filter(|r| !write.iter().any(|w| within_stored(w, r)))
+            .collect();
+        Canonical {
+            write,
+            read,
+            deny,
+            write_deny,
+            image,
+        }
+    }
+
+    /// The allowances: each write prefix `rw`, each read `ro`.
+    fn allowances(&self) -> Vec<(String, GrantKind)> {
+        self.write
+            .iter()
+            .map(|w| (w.clone(), GrantKind::Rw))
+            .chain(self.read.iter().map(|r| (r.clone(), GrantKind::Ro)))
+            .collect()
+    }
+}
+
+fn canon(paths: &[String], role: &str, plan: &mut WindowsPlan) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == DISCARD {
+            continue;
+        }
+        match canonical(p) {
+            Ok(c) => out.push(c),
+            Err(WindowsPathRefusal::NotAbsolute) => plan
+                .fidelity
+                .push(format!("{role} `{p}` is not a Windows path: dropped")),
+            Err(r) => plan.refused.push(format!("{role}: {}", r.message(p))),
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// An exclusion on or around an allowance (or the program image), or a write exclusion
+/// on or around an `rw` allowance, cannot be carved: refused.
+fn refuse_uncarvable(c: &Canonical, allowances: &[(String, GrantKind)], plan: &mut WindowsPlan) {
+    for x in &c.deny {
+        for (a, kind) in allowances {
             if within_collision(x, a) {
                 plan.refused.push(format!(
                     "the exclusion `{x}` lies on or around the {} allowance `{a}`: a deny \
@@ -119,7 +193,7 @@ pub fn render(
                 ));
             }
         }
-        if let Some(img) = &image {
+        if let Some(img) = &c.image {
             if within_collision(x, img) {
                 plan.refused.push(format!(
                     "the program image `{img}` lies under the exclusion `{x}`: it must be \
@@ -128,8 +202,8 @@ pub fn render(
             }
         }
     }
-    for x in &write_deny {
-        for (a, kind) in &allowances {
+    for x in &c.write_deny {
+        for (a, kind) in allowances {
             if *kind == GrantKind::Rw && within_collision(x, a) {
                 plan.refused.push(format!(
                     "the write exclusion `{x}` lies on or around the rw allowance `{a}`, \
@@ -138,36 +212,27 @@ pub fn render(
             }
         }
     }
-    plan.exclusions = deny.clone();
-    plan.exclusions.sort();
-    plan.exclusions.dedup();
-    // a write exclusion inside a full one is already withheld whole
-    plan.write_exclusions = write_deny
-        .iter()
-        .filter(|x| !deny.iter().any(|d| within_collision(x, d)))
-        .cloned()
-        .collect();
-    plan.write_exclusions.sort();
-    plan.write_exclusions.dedup();
-    if !plan.refused.is_empty() {
-        return plan;
-    }
+}
 
-    // stamp each allowance, carving what it holds
+/// Stamp each allowance, carving what it holds; a write exclusion stays readable where a
+/// read region reaches it.
+fn stamp(
+    c: &Canonical,
+    allowances: &[(String, GrantKind)],
+    lister: &dyn Lister,
+    plan: &mut WindowsPlan,
+) -> Vec<(String, GrantKind)> {
     let mut stamps: Vec<(String, GrantKind)> = Vec::new();
-    if let Some(img) = &image {
-        allowances.push((img.clone(), GrantKind::Ro));
-        plan.program = img.clone();
-    }
-    for (a, kind) in &allowances {
-        let mut inside: Vec<String> = deny
+    for (a, kind) in allowances {
+        let mut inside: Vec<String> = c
+            .deny
             .iter()
             .filter(|x| within_collision(a, x))
             .cloned()
             .collect();
         if *kind == GrantKind::Rw {
             inside.extend(
-                write_deny
+                c.write_deny
                     .iter()
                     .filter(|x| within_collision(a, x))
                     .cloned(),
@@ -178,65 +243,62 @@ pub fn render(
             continue;
         }
         match carve(a, *kind, &inside, lister) {
-            Ok(c) => {
-                if !c.listed {
+            Ok(cv) => {
+                if !cv.listed {
                     plan.fidelity.push(format!(
                         "`{a}` holds exclusions and was not listed here: only the directories \
                          on the way are granted (their listing); the launch carves it over the \
                          disk"
                     ));
                 }
-                for l in &c.links {
+                for l in &cv.links {
                     plan.fidelity
                         .push(format!("`{l}` is a link beside an exclusion: not granted"));
                 }
-                stamps.extend(c.stamps);
+                stamps.extend(cv.stamps);
                 plan.carves.push(Carve {
                     allowance: a.clone(),
                     kind: *kind,
                     exclusions: inside,
-                    listed: c.listed,
+                    listed: cv.listed,
                 });
             }
             Err(e) => plan.refused.push(e),
         }
     }
-    // a write exclusion stays readable where a read region reaches it
-    for x in &write_deny {
+    for x in &c.write_deny {
         let readable = allowances.iter().any(|(a, _)| within_stored(a, x))
-            && !deny.iter().any(|d| within_collision(d, x));
+            && !c.deny.iter().any(|d| within_collision(d, x));
         if readable {
             stamps.push((x.clone(), GrantKind::Ro));
         }
     }
-    if !plan.refused.is_empty() {
-        return plan;
-    }
+    stamps
+}
+
+/// The stamps sorted, once each; a listing beside a broader grant on the same object
+/// adds nothing.
+fn settle_stamps(mut stamps: Vec<(String, GrantKind)>) -> Vec<Stamp> {
     stamps.sort();
     stamps.dedup();
-    // a listing beside a broader grant on the same object adds nothing
     let broader: Vec<String> = stamps
         .iter()
         .filter(|(_, k)| *k != GrantKind::Ls)
         .map(|(p, _)| p.clone())
         .collect();
     stamps.retain(|(p, k)| *k != GrantKind::Ls || !broader.contains(p));
-    plan.stamps = stamps
+    stamps
         .into_iter()
         .map(|(p, k)| {
             let lock = collision_key_of(&p);
             Stamp::new(&p, k, lock)
         })
-        .collect();
-    plan.fidelity.sort();
-    plan.fidelity.dedup();
-    plan
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capability::projection::FsProjection;
     use ralc_runtime::plan::windows::{EntryKind, ListError};
 
     struct Blind;

@@ -4,6 +4,7 @@
 //! the text it is given.
 
 use super::ast::{StrLit, StrPart};
+use super::codes;
 use crate::diag::escape::{clip, MAX_ECHO};
 use crate::diag::{Diagnostic, FileId, Span};
 use logos::Logos;
@@ -233,31 +234,8 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
     let mut lexer = Raw::lexer(text);
     // Coalesce runs of unexpected characters into one diagnostic.
     let mut bad_run: Option<(usize, usize)> = None;
-    let flush = |bad: &mut Option<(usize, usize)>, diags: &mut Vec<Diagnostic>| {
-        if let Some((s, e)) = bad.take() {
-            let shown: String = text[s..e].chars().take(16).collect();
-            diags.push(
-                Diagnostic::error(
-                    "E0102",
-                    format!(
-                        "unexpected character{} `{}`",
-                        if text[s..e].chars().count() > 1 {
-                            "s"
-                        } else {
-                            ""
-                        },
-                        shown.escape_debug()
-                    ),
-                )
-                .at(Span::new(file, s, e))
-                .with_help("quote text that carries punctuation: 'like this'"),
-            );
-        }
-    };
     while let Some(res) = lexer.next() {
         let r = lexer.span();
-        let sp = Span::new(file, r.start, r.end);
-        let slice = lexer.slice();
         let raw = match res {
             Ok(raw) => raw,
             Err(()) => {
@@ -265,124 +243,167 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
                     Some((s, e)) if e == r.start => Some((s, r.end)),
                     other => {
                         let mut o = other;
-                        flush(&mut o, &mut diags);
+                        flush_bad_run(file, text, &mut o, &mut diags);
                         Some((r.start, r.end))
                     }
                 };
                 continue;
             }
         };
-        flush(&mut bad_run, &mut diags);
-        let tok = match raw {
-            Raw::Newline => Tok::Newline,
-            Raw::Semi => Tok::Semi,
-            Raw::LBracket => Tok::LBracket,
-            Raw::RBracket => Tok::RBracket,
-            Raw::LParen => Tok::LParen,
-            Raw::RParen => Tok::RParen,
-            Raw::LBrace => Tok::LBrace,
-            Raw::RBrace => Tok::RBrace,
-            Raw::BangBrace => Tok::BangBrace,
-            Raw::Comma => Tok::Comma,
-            Raw::Colon => Tok::Colon,
-            Raw::Eq => Tok::Eq,
-            Raw::Pipe => Tok::Pipe,
-            Raw::Amp => Tok::Amp,
-            Raw::Lt => Tok::Lt,
-            Raw::Gt => Tok::Gt,
-            Raw::Spread => Tok::Spread,
-            Raw::Var => Tok::Var(slice[1..].to_string()),
-            Raw::VarParen => Tok::Var(slice[2..slice.len() - 1].to_string()),
-            Raw::VarIndex => Tok::VarIndex(slice[1..slice.len() - 1].to_string()),
-            Raw::Dollar => {
-                diags.push(
-                    Diagnostic::error("E0109", "`$` is not followed by a name")
-                        .at(sp)
-                        .with_help("write `$name` or `$(name)`, or quote a literal dollar: '$'"),
-                );
-                Tok::Error
-            }
-            Raw::Int => Tok::Int(slice.to_string()),
-            Raw::Word => {
-                // `:` is key punctuation before white space, `]` or the end: split it off.
-                let next = text.as_bytes().get(r.end).copied();
-                let colon_ends = slice.len() > 1
-                    && slice.ends_with(':')
-                    && matches!(next, None | Some(b' ' | b'\t' | b'\r' | b'\n' | b']'));
-                if colon_ends {
-                    let w = &slice[..slice.len() - 1];
-                    out.push((word_tok(w), Span::new(file, r.start, r.end - 1)));
-                    out.push((Tok::Colon, Span::new(file, r.end - 1, r.end)));
-                    continue;
-                }
-                word_tok(slice)
-            }
-            Raw::Tag => Tok::Tag(slice[1..].to_string()),
-            Raw::Backtick => {
-                diags.push(
-                    Diagnostic::error("E0102", "a backtick must be followed by a tag name")
-                        .at(sp)
-                        .with_help("a tag is written `` `offline ``"),
-                );
-                Tok::Error
-            }
-            Raw::Literal(scan) => {
-                if scan == Scan::Unterminated {
-                    diags.push(unterminated(file, r.start, 1, "'"));
-                    Tok::Error
-                } else {
-                    Tok::Str(StrLit::literal(&slice[1..slice.len() - 1]))
-                }
-            }
-            Raw::Hash(HashKind::Comment) => continue,
-            Raw::Hash(HashKind::Raw { hashes, scan }) => {
-                if scan == Scan::Unterminated {
-                    let open: String = "#".repeat(hashes) + "'";
-                    diags.push(unterminated(file, r.start, hashes + 1, &open));
-                    Tok::Error
-                } else {
-                    Tok::Str(StrLit::literal(
-                        &slice[hashes + 1..slice.len() - hashes - 1],
-                    ))
-                }
-            }
-            Raw::Interp(scan) => {
-                if scan == Scan::Unterminated {
-                    diags.push(unterminated(file, r.start, 1, "\""));
-                    Tok::Error
-                } else {
-                    let (lit, mut d) =
-                        decode_interpolating(file, &slice[1..slice.len() - 1], r.start + 1);
-                    let bad = !d.is_empty();
-                    diags.append(&mut d);
-                    if bad {
-                        Tok::Error
-                    } else {
-                        Tok::Str(lit)
-                    }
-                }
-            }
-            Raw::Bang => {
-                diags.push(
-                    Diagnostic::error(
-                        "E0102",
-                        format!("unexpected `{}`", clip(slice, MAX_ECHO).escape_debug()),
-                    )
-                    .at(sp)
-                    .with_help("quote text that carries punctuation: '!'"),
-                );
-                Tok::Error
-            }
-        };
-        out.push((tok, sp));
+        flush_bad_run(file, text, &mut bad_run, &mut diags);
+        token(file, text, raw, lexer.slice(), r, &mut out, &mut diags);
     }
-    flush(&mut bad_run, &mut diags);
+    flush_bad_run(file, text, &mut bad_run, &mut diags);
     (out, diags)
+}
+
+/// A run of unexpected characters, as one E0102.
+fn flush_bad_run(
+    file: FileId,
+    text: &str,
+    bad: &mut Option<(usize, usize)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if let Some((s, e)) = bad.take() {
+        let shown: String = text[s..e].chars().take(16).collect();
+        diags.push(
+            Diagnostic::error(
+                codes::E0102,
+                format!(
+                    "unexpected character{} `{}`",
+                    if text[s..e].chars().count() > 1 {
+                        "s"
+                    } else {
+                        ""
+                    },
+                    shown.escape_debug()
+                ),
+            )
+            .at(Span::new(file, s, e))
+            .with_help("quote text that carries punctuation: 'like this'"),
+        );
+    }
+}
+
+/// The token(s) of one raw match `slice` at `r`, pushed to `out` (none for a comment),
+/// and its diagnostics.
+fn token(
+    file: FileId,
+    text: &str,
+    raw: Raw,
+    slice: &str,
+    r: std::ops::Range<usize>,
+    out: &mut Vec<(Tok, Span)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let sp = Span::new(file, r.start, r.end);
+    let tok = match raw {
+        Raw::Newline => Tok::Newline,
+        Raw::Semi => Tok::Semi,
+        Raw::LBracket => Tok::LBracket,
+        Raw::RBracket => Tok::RBracket,
+        Raw::LParen => Tok::LParen,
+        Raw::RParen => Tok::RParen,
+        Raw::LBrace => Tok::LBrace,
+        Raw::RBrace => Tok::RBrace,
+        Raw::BangBrace => Tok::BangBrace,
+        Raw::Comma => Tok::Comma,
+        Raw::Colon => Tok::Colon,
+        Raw::Eq => Tok::Eq,
+        Raw::Pipe => Tok::Pipe,
+        Raw::Amp => Tok::Amp,
+        Raw::Lt => Tok::Lt,
+        Raw::Gt => Tok::Gt,
+        Raw::Spread => Tok::Spread,
+        Raw::Var => Tok::Var(slice[1..].to_string()),
+        Raw::VarParen => Tok::Var(slice[2..slice.len() - 1].to_string()),
+        Raw::VarIndex => Tok::VarIndex(slice[1..slice.len() - 1].to_string()),
+        Raw::Dollar => {
+            diags.push(
+                Diagnostic::error(codes::E0109, "`$` is not followed by a name")
+                    .at(sp)
+                    .with_help("write `$name` or `$(name)`, or quote a literal dollar: '$'"),
+            );
+            Tok::Error
+        }
+        Raw::Int => Tok::Int(slice.to_string()),
+        Raw::Word => {
+            // `:` is key punctuation before white space, `]` or the end: split it off.
+            let next = text.as_bytes().get(r.end).copied();
+            let colon_ends = slice.len() > 1
+                && slice.ends_with(':')
+                && matches!(next, None | Some(b' ' | b'\t' | b'\r' | b'\n' | b']'));
+            if colon_ends {
+                let w = &slice[..slice.len() - 1];
+                out.push((word_tok(w), Span::new(file, r.start, r.end - 1)));
+                out.push((Tok::Colon, Span::new(file, r.end - 1, r.end)));
+                return;
+            }
+            word_tok(slice)
+        }
+        Raw::Tag => Tok::Tag(slice[1..].to_string()),
+        Raw::Backtick => {
+            diags.push(
+                Diagnostic::error(codes::E0102, "a backtick must be followed by a tag name")
+                    .at(sp)
+                    .with_help("a tag is written `` `offline ``"),
+            );
+            Tok::Error
+        }
+        Raw::Literal(scan) => {
+            if scan == Scan::Unterminated {
+                diags.push(unterminated(file, r.start, 1, "'"));
+                Tok::Error
+            } else {
+                Tok::Str(StrLit::literal(&slice[1..slice.len() - 1]))
+            }
+        }
+        Raw::Hash(HashKind::Comment) => return,
+        Raw::Hash(HashKind::Raw { hashes, scan }) => {
+            if scan == Scan::Unterminated {
+                let open: String = "#".repeat(hashes) + "'";
+                diags.push(unterminated(file, r.start, hashes + 1, &open));
+                Tok::Error
+            } else {
+                Tok::Str(StrLit::literal(
+                    &slice[hashes + 1..slice.len() - hashes - 1],
+                ))
+            }
+        }
+        Raw::Interp(scan) => {
+            if scan == Scan::Unterminated {
+                diags.push(unterminated(file, r.start, 1, "\""));
+                Tok::Error
+            } else {
+                let (lit, mut d) =
+                    decode_interpolating(file, &slice[1..slice.len() - 1], r.start + 1);
+                let bad = !d.is_empty();
+                diags.append(&mut d);
+                if bad {
+                    Tok::Error
+                } else {
+                    Tok::Str(lit)
+                }
+            }
+        }
+        Raw::Bang => {
+            diags.push(
+                Diagnostic::error(
+                    codes::E0102,
+                    format!("unexpected `{}`", clip(slice, MAX_ECHO).escape_debug()),
+                )
+                .at(sp)
+                .with_help("quote text that carries punctuation: '!'"),
+            );
+            Tok::Error
+        }
+    };
+    out.push((tok, sp));
 }
 
 fn unterminated(file: FileId, start: usize, len: usize, open: &str) -> Diagnostic {
     Diagnostic::error(
-        "E0103",
+        codes::E0103,
         format!("unterminated string: `{open}` is never closed"),
     )
     .at(Span::new(file, start, start + len))
@@ -415,177 +436,223 @@ fn is_name_char(c: char) -> bool {
 
 /// Decode the body of a `"…"` string starting at byte `base`: escapes and `$name` parts.
 pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, Vec<Diagnostic>) {
-    let mut parts: Vec<StrPart> = Vec::new();
-    let mut diags = Vec::new();
-    let mut text = String::new();
-    let chars: Vec<(usize, char)> = body.char_indices().collect();
-    let at = |i: usize| chars.get(i).map(|(o, _)| *o).unwrap_or(body.len());
+    let mut d = Decoder {
+        file,
+        base,
+        len: body.len(),
+        chars: body.char_indices().collect(),
+        parts: Vec::new(),
+        text: String::new(),
+        diags: Vec::new(),
+    };
     let mut i = 0;
-    while i < chars.len() {
-        let (off, c) = chars[i];
-        match c {
-            '\\' => {
-                let Some(&(_, e)) = chars.get(i + 1) else {
-                    diags.push(
-                        Diagnostic::error("E0104", "a backslash at the end of a string")
-                            .at(Span::new(file, base + off, base + off + 1)),
-                    );
-                    break;
-                };
-                let simple = match e {
-                    'n' => Some('\n'),
-                    'r' => Some('\r'),
-                    't' => Some('\t'),
-                    '\\' => Some('\\'),
-                    '0' => Some('\0'),
-                    'e' => Some('\u{1b}'),
-                    '"' => Some('"'),
-                    '$' => Some('$'),
-                    '!' => Some('!'),
-                    _ => None,
-                };
-                if let Some(s) = simple {
-                    text.push(s);
-                    i += 2;
-                } else if e == '\n' {
-                    // backslash-newline: a line continuation.
-                    i += 2;
-                } else if e == 'x' {
-                    let hex: String = chars.iter().skip(i + 2).take(2).map(|(_, c)| *c).collect();
-                    match (hex.len() == 2)
-                        .then(|| u8::from_str_radix(&hex, 16).ok())
-                        .flatten()
-                    {
-                        Some(v) if v < 0x80 => {
-                            text.push(v as char);
-                            i += 4;
-                        }
-                        _ => {
-                            let end = at(i + 2 + hex.chars().count());
-                            diags.push(
-                                Diagnostic::error(
-                                    "E0104",
-                                    "`\\x` takes two hex digits of an ASCII byte (00–7F)",
-                                )
-                                .at(Span::new(
-                                    file,
-                                    base + off,
-                                    base + end,
-                                )),
-                            );
-                            i += 2;
-                        }
-                    }
-                } else if e == 'u' {
-                    let mut j = i + 2;
-                    let mut ok = None;
-                    if chars.get(j).map(|c| c.1) == Some('{') {
-                        j += 1;
-                        let mut hex = String::new();
-                        while let Some(&(_, h)) = chars.get(j) {
-                            if h == '}' {
-                                break;
-                            }
-                            hex.push(h);
-                            j += 1;
-                        }
-                        if chars.get(j).map(|c| c.1) == Some('}')
-                            && !hex.is_empty()
-                            && hex.len() <= 6
-                        {
-                            ok = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
-                        }
-                    }
-                    match ok {
-                        Some(ch) => {
-                            text.push(ch);
-                            i = j + 1;
-                        }
-                        None => {
-                            diags.push(
-                                Diagnostic::error(
-                                    "E0104",
-                                    "`\\u` takes a Unicode scalar value in braces, `\\u{1F600}`",
-                                )
-                                .at(Span::new(
-                                    file,
-                                    base + off,
-                                    base + at((j + 1).min(chars.len())),
-                                )),
-                            );
-                            i += 2;
-                        }
-                    }
-                } else {
-                    let end = at(i + 2);
-                    diags.push(
-                        Diagnostic::error("E0104", format!("unknown escape `\\{}`", e.escape_debug()))
-                            .at(Span::new(file, base + off, base + end))
-                            .with_help("the escapes are \\n \\r \\t \\\\ \\0 \\e \\\" \\$ \\! \\xNN \\u{…}; use '…' for text without escapes"),
-                    );
-                    i += 2;
-                }
+    while i < d.chars.len() {
+        let (_, c) = d.chars[i];
+        i = match c {
+            '\\' => match d.escape(i) {
+                Some(next) => next,
+                None => break,
+            },
+            '$' => d.var(i),
+            _ => {
+                d.text.push(c);
+                i + 1
             }
-            '$' => {
-                let (name, next) = if chars.get(i + 1).map(|c| c.1) == Some('(') {
-                    let mut j = i + 2;
-                    let mut n = String::new();
-                    while let Some(&(_, h)) = chars.get(j) {
-                        if !is_name_char(h) {
-                            break;
-                        }
-                        n.push(h);
-                        j += 1;
-                    }
-                    if chars.get(j).map(|c| c.1) == Some(')') && n.starts_with(is_name_start) {
-                        (Some(n), j + 1)
-                    } else {
-                        (None, j)
-                    }
-                } else {
-                    let mut j = i + 1;
-                    let mut n = String::new();
-                    while let Some(&(_, h)) = chars.get(j) {
-                        if !is_name_char(h) {
-                            break;
-                        }
-                        n.push(h);
-                        j += 1;
-                    }
-                    if n.starts_with(is_name_start) {
-                        (Some(n), j)
-                    } else {
-                        (None, i + 1)
-                    }
-                };
-                let span = Span::new(file, base + off, base + at(next));
-                match name {
-                    Some(n) => {
-                        if !text.is_empty() {
-                            parts.push(StrPart::Text(std::mem::take(&mut text)));
-                        }
-                        parts.push(StrPart::Var(n, span));
-                    }
-                    None => diags.push(
-                        Diagnostic::error("E0109", "`$` in a string is not followed by a name")
-                            .at(span)
-                            .with_help(
-                                "write `$name` or `$(name)`; escape a literal dollar as `\\$`",
-                            ),
-                    ),
-                }
-                i = next.max(i + 1);
+        };
+    }
+    if !d.text.is_empty() || d.parts.is_empty() {
+        d.parts.push(StrPart::Text(d.text));
+    }
+    (StrLit { parts: d.parts }, d.diags)
+}
+
+/// The state of one `"…"` body being decoded.
+struct Decoder {
+    file: FileId,
+    /// The byte offset of the body in the file.
+    base: usize,
+    /// The body's length in bytes.
+    len: usize,
+    chars: Vec<(usize, char)>,
+    parts: Vec<StrPart>,
+    /// The text since the last part.
+    text: String,
+    diags: Vec<Diagnostic>,
+}
+
+impl Decoder {
+    /// The byte offset (in the body) of the `i`th character, or the end.
+    fn at(&self, i: usize) -> usize {
+        self.chars.get(i).map(|(o, _)| *o).unwrap_or(self.len)
+    }
+
+    fn char_at(&self, i: usize) -> Option<char> {
+        self.chars.get(i).map(|c| c.1)
+    }
+
+    fn error(&mut self, message: impl Into<String>, from: usize, to: usize) -> &mut Diagnostic {
+        self.diags
+            .push(Diagnostic::error(codes::E0104, message).at(Span::new(
+                self.file,
+                self.base + from,
+                self.base + to,
+            )));
+        let last = self.diags.len() - 1;
+        &mut self.diags[last]
+    }
+
+    /// The escape at the backslash `i`: where decoding goes on, or `None` at a backslash
+    /// that ends the string.
+    fn escape(&mut self, i: usize) -> Option<usize> {
+        let off = self.chars[i].0;
+        let Some(e) = self.char_at(i + 1) else {
+            self.error("a backslash at the end of a string", off, off + 1);
+            return None;
+        };
+        let simple = match e {
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            '\\' => Some('\\'),
+            '0' => Some('\0'),
+            'e' => Some('\u{1b}'),
+            '"' => Some('"'),
+            '$' => Some('$'),
+            '!' => Some('!'),
+            _ => None,
+        };
+        Some(if let Some(s) = simple {
+            self.text.push(s);
+            i + 2
+        } else if e == '\n' {
+            // backslash-newline: a line continuation.
+            i + 2
+        } else if e == 'x' {
+            self.hex_escape(i)
+        } else if e == 'u' {
+            self.unicode_escape(i)
+        } else {
+            let end = self.at(i + 2);
+            let d = self.error(format!("unknown escape `\\{}`", e.escape_debug()), off, end);
+            d.help = Some("the escapes are \\n \\r \\t \\\\ \\0 \\e \\\" \\$ \\! \\xNN \\u{…}; use '…' for text without escapes".to_string());
+            i + 2
+        })
+    }
+
+    /// `\xNN` at the backslash `i`: an ASCII byte.
+    fn hex_escape(&mut self, i: usize) -> usize {
+        let off = self.chars[i].0;
+        let hex: String = self
+            .chars
+            .iter()
+            .skip(i + 2)
+            .take(2)
+            .map(|(_, c)| *c)
+            .collect();
+        match (hex.len() == 2)
+            .then(|| u8::from_str_radix(&hex, 16).ok())
+            .flatten()
+        {
+            Some(v) if v < 0x80 => {
+                self.text.push(v as char);
+                i + 4
             }
             _ => {
-                text.push(c);
-                i += 1;
+                let end = self.at(i + 2 + hex.chars().count());
+                self.error(
+                    "`\\x` takes two hex digits of an ASCII byte (00–7F)",
+                    off,
+                    end,
+                );
+                i + 2
             }
         }
     }
-    if !text.is_empty() || parts.is_empty() {
-        parts.push(StrPart::Text(text));
+
+    /// `\u{…}` at the backslash `i`: a Unicode scalar value.
+    fn unicode_escape(&mut self, i: usize) -> usize {
+        let off = self.chars[i].0;
+        let mut j = i + 2;
+        let mut ok = None;
+        if self.char_at(j) == Some('{') {
+            j += 1;
+            let mut hex = String::new();
+            while let Some(h) = self.char_at(j) {
+                if h == '}' {
+                    break;
+                }
+                hex.push(h);
+                j += 1;
+            }
+            if self.char_at(j) == Some('}') && !hex.is_empty() && hex.len() <= 6 {
+                ok = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
+            }
+        }
+        match ok {
+            Some(ch) => {
+                self.text.push(ch);
+                j + 1
+            }
+            None => {
+                let end = self.at((j + 1).min(self.chars.len()));
+                self.error(
+                    "`\\u` takes a Unicode scalar value in braces, `\\u{1F600}`",
+                    off,
+                    end,
+                );
+                i + 2
+            }
+        }
     }
-    (StrLit { parts }, diags)
+
+    /// The name from the character `j` on, and where it ends.
+    fn name_from(&self, mut j: usize) -> (String, usize) {
+        let mut n = String::new();
+        while let Some(h) = self.char_at(j) {
+            if !is_name_char(h) {
+                break;
+            }
+            n.push(h);
+            j += 1;
+        }
+        (n, j)
+    }
+
+    /// `$name` or `$(name)` at the dollar `i`: a part, or E0109; where decoding goes on.
+    fn var(&mut self, i: usize) -> usize {
+        let off = self.chars[i].0;
+        let (name, next) = if self.char_at(i + 1) == Some('(') {
+            let (n, j) = self.name_from(i + 2);
+            if self.char_at(j) == Some(')') && n.starts_with(is_name_start) {
+                (Some(n), j + 1)
+            } else {
+                (None, j)
+            }
+        } else {
+            let (n, j) = self.name_from(i + 1);
+            if n.starts_with(is_name_start) {
+                (Some(n), j)
+            } else {
+                (None, i + 1)
+            }
+        };
+        let span = Span::new(self.file, self.base + off, self.base + self.at(next));
+        match name {
+            Some(n) => {
+                if !self.text.is_empty() {
+                    self.parts
+                        .push(StrPart::Text(std::mem::take(&mut self.text)));
+                }
+                self.parts.push(StrPart::Var(n, span));
+            }
+            None => self.diags.push(
+                Diagnostic::error(codes::E0109, "`$` in a string is not followed by a name")
+                    .at(span)
+                    .with_help("write `$name` or `$(name)`; escape a literal dollar as `\\$`"),
+            ),
+        }
+        next.max(i + 1)
+    }
 }
 
 #[cfg(test)]

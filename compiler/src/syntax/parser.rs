@@ -4,6 +4,7 @@
 //! syntax error of a file is reported in one run; it never panics on any token sequence.
 
 use super::ast::*;
+use super::codes;
 use super::lexer::Tok;
 use crate::diag::{Diagnostic, FileId, Span};
 use chumsky::input::{Input as _, ValueInput};
@@ -271,11 +272,12 @@ fn balance(
             stack.push((close, s));
             if stack.len() > MAX_DEPTH {
                 diags.push(
-                    Diagnostic::error("E0105", format!("brackets nested deeper than {MAX_DEPTH}"))
-                        .at(s)
-                        .with_help(
-                            "a profile is flat data; this is likely a missing closing bracket",
-                        ),
+                    Diagnostic::error(
+                        codes::E0105,
+                        format!("brackets nested deeper than {MAX_DEPTH}"),
+                    )
+                    .at(s)
+                    .with_help("a profile is flat data; this is likely a missing closing bracket"),
                 );
                 return None;
             }
@@ -286,7 +288,7 @@ fn balance(
                     if let Some((c, os)) = stack.pop() {
                         diags.push(
                             Diagnostic::error(
-                                "E0105",
+                                codes::E0105,
                                 format!("this is never closed: expected {}", c.describe()),
                             )
                             .at(os),
@@ -304,7 +306,7 @@ fn balance(
             } else {
                 run = Some((diags.len(), 1));
                 diags.push(
-                    Diagnostic::error("E0105", format!("unmatched {}", t.describe()))
+                    Diagnostic::error(codes::E0105, format!("unmatched {}", t.describe()))
                         .at(s)
                         .with_help("delete it, or open it earlier"),
                 );
@@ -317,7 +319,7 @@ fn balance(
         if !quiet_unclosed {
             diags.push(
                 Diagnostic::error(
-                    "E0105",
+                    codes::E0105,
                     format!("this is never closed: expected {}", c.describe()),
                 )
                 .at(os)
@@ -400,7 +402,7 @@ fn rich_to_diag(file: FileId, e: &Rich<'_, Tok, SimpleSpan>, len: usize) -> Diag
         format!("expected {}, found {found}", expected.join(" or "))
     };
     let (s, end) = (span.start.min(len), span.end.min(len));
-    let d = Diagnostic::error("E0105", msg).at(Span::new(file, s, end));
+    let d = Diagnostic::error(codes::E0105, msg).at(Span::new(file, s, end));
     if e.found().is_none() {
         d.with_help("a bracket or parenthesis may be unclosed")
     } else {
@@ -421,7 +423,7 @@ fn lower_item(file: FileId, it: PItem, diags: &mut Vec<Diagnostic>) -> Item {
                     && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 if !ident {
                     diags.push(
-                        Diagnostic::error("E0105", format!("`{n}` is not a name"))
+                        Diagnostic::error(codes::E0105, format!("`{n}` is not a name"))
                             .at(sp(file, *ns))
                             .with_help(
                                 "a name is a letter or `_` followed by letters, digits and `_`",
@@ -504,52 +506,70 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
     let has_pair = elems.iter().any(|e| matches!(e, PElem::Pair(..)))
         || elems.iter().all(|e| matches!(e, PElem::Spread(..)));
     if is_map {
-        let mut entries = Vec::new();
-        for (i, e) in elems.into_iter().enumerate() {
-            match e {
-                PElem::MapMark(_) if i == 0 => {}
-                PElem::MapMark(s) => diags.push(
-                    Diagnostic::error("E0107", "`:` alone opens a map only as the first element")
-                        .at(sp(file, s)),
-                ),
-                PElem::Pair(k, v) => entries.push(MapEntry {
-                    key: lower(file, k, diags),
-                    value: lower(file, v, diags),
-                }),
-                PElem::Item(p) => {
-                    let x = lower(file, p, diags);
-                    if x.kind != ExprKind::Error {
-                        diags.push(
-                            Diagnostic::error("E0107", "a map element without a key")
-                                .at(x.span)
-                                .with_help("every element of a map is `key: value`"),
-                        );
-                    }
+        lower_map(file, elems, diags)
+    } else if !has_pair {
+        lower_list(file, elems, diags)
+    } else {
+        lower_record(file, elems, diags)
+    }
+}
+
+/// A bracket that is a map: `key: value` entries, the `:` mark first.
+fn lower_map(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -> ExprKind {
+    let mut entries = Vec::new();
+    for (i, e) in elems.into_iter().enumerate() {
+        match e {
+            PElem::MapMark(_) if i == 0 => {}
+            PElem::MapMark(s) => diags.push(
+                Diagnostic::error(
+                    codes::E0107,
+                    "`:` alone opens a map only as the first element",
+                )
+                .at(sp(file, s)),
+            ),
+            PElem::Pair(k, v) => entries.push(MapEntry {
+                key: lower(file, k, diags),
+                value: lower(file, v, diags),
+            }),
+            PElem::Item(p) => {
+                let x = lower(file, p, diags);
+                if x.kind != ExprKind::Error {
+                    diags.push(
+                        Diagnostic::error(codes::E0107, "a map element without a key")
+                            .at(x.span)
+                            .with_help("every element of a map is `key: value`"),
+                    );
                 }
-                PElem::Spread(_, s) => diags.push(
-                    Diagnostic::error("E0108", "a spread is allowed only in a record literal")
-                        .at(sp(file, s)),
-                ),
             }
+            PElem::Spread(_, s) => diags.push(
+                Diagnostic::error(codes::E0108, "a spread is allowed only in a record literal")
+                    .at(sp(file, s)),
+            ),
         }
-        return ExprKind::Map(entries);
     }
-    if !has_pair {
-        let mut items = Vec::new();
-        for e in elems {
-            match e {
-                PElem::Item(p) => items.push(lower(file, p, diags)),
-                PElem::Spread(_, s) | PElem::MapMark(s) => diags.push(
-                    Diagnostic::error("E0108", "a spread is allowed only in a record literal")
-                        .at(sp(file, s))
-                        .with_help("write the list's items out; a spread copies a record's fields"),
-                ),
-                PElem::Pair(..) => {}
-            }
+    ExprKind::Map(entries)
+}
+
+/// A bracket that is a list: its items, no spread.
+fn lower_list(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -> ExprKind {
+    let mut items = Vec::new();
+    for e in elems {
+        match e {
+            PElem::Item(p) => items.push(lower(file, p, diags)),
+            PElem::Spread(_, s) | PElem::MapMark(s) => diags.push(
+                Diagnostic::error(codes::E0108, "a spread is allowed only in a record literal")
+                    .at(sp(file, s))
+                    .with_help("write the list's items out; a spread copies a record's fields"),
+            ),
+            PElem::Pair(..) => {}
         }
-        return ExprKind::List(items);
     }
-    // A record.
+    ExprKind::List(items)
+}
+
+/// A bracket that is a record: the spread first (once), then `key: value` fields with
+/// static keys, each key once.
+fn lower_record(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -> ExprKind {
     let mut spread = None;
     let mut fields: Vec<Field> = Vec::new();
     let mut seen: BTreeMap<String, Span> = BTreeMap::new();
@@ -561,7 +581,7 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
                 } else {
                     diags.push(
                         Diagnostic::error(
-                            "E0108",
+                            codes::E0108,
                             "a spread must come first in a record literal, and only once",
                         )
                         .at(sp(file, s))
@@ -577,7 +597,7 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
                 };
                 if let Some(first) = seen.get(&text) {
                     diags.push(
-                        Diagnostic::error("E0106", format!("duplicate key `{text}`"))
+                        Diagnostic::error(codes::E0106, format!("duplicate key `{text}`"))
                             .at(ks)
                             .with_label(*first, "first written here")
                             .with_help("a key may appear once in a record literal"),
@@ -594,7 +614,7 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
                 let x = lower(file, p, diags);
                 if x.kind != ExprKind::Error {
                     diags.push(
-                        Diagnostic::error("E0107", "a list element in a record literal")
+                        Diagnostic::error(codes::E0107, "a list element in a record literal")
                             .at(x.span)
                             .with_help(
                                 "every element of a record is `key: value`; a list has no keys",
@@ -603,8 +623,11 @@ fn lower_bracket(file: FileId, elems: Vec<PElem>, diags: &mut Vec<Diagnostic>) -
                 }
             }
             PElem::MapMark(s) => diags.push(
-                Diagnostic::error("E0107", "`:` alone opens a map only as the first element")
-                    .at(sp(file, s)),
+                Diagnostic::error(
+                    codes::E0107,
+                    "`:` alone opens a map only as the first element",
+                )
+                .at(sp(file, s)),
             ),
         }
     }

@@ -2,6 +2,7 @@
 //! directory, a selector, a file or a bare name, and each policy checked. Pure: nothing
 //! here consults the disk (that is the freeze's job).
 
+use super::codes;
 use super::profile::{ExecEntry, ExecKeyForm, ExecPolicy, Spanned};
 use crate::diag::Diagnostic;
 use crate::eval::{Value, ValueKind};
@@ -42,7 +43,7 @@ pub fn check_exec(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<Vec<
     let Some(fields) = super::as_record(v) else {
         diags.push(
             Diagnostic::error(
-                "E0205",
+                codes::E0205,
                 format!(
                     "`exec` takes a record from command to policy, not {}",
                     v.kind.type_name()
@@ -64,7 +65,7 @@ pub fn check_exec(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<Vec<
                 let name = f.key.split(':').next().unwrap_or("");
                 diags.push(
                     Diagnostic::error(
-                        "E0216",
+                        codes::E0216,
                         format!(
                             "the selector `{name}:` takes no slash or sub-path (found `{}`)",
                             f.key
@@ -116,7 +117,7 @@ fn policy(
         _ if dir_like => {
             diags.push(
                 Diagnostic::error(
-                    "E0210",
+                    codes::E0210,
                     format!("`{key}` is {what}: its policy is 'allow' or 'deny', not {}", describe(v)),
                 )
                 .at(v.span)
@@ -126,7 +127,7 @@ fn policy(
         }
         ValueKind::Str(s) => {
             diags.push(
-                Diagnostic::error("E0211", format!("unknown exec policy '{s}'"))
+                Diagnostic::error(codes::E0211, format!("unknown exec policy '{s}'"))
                     .at(v.span)
                     .with_help("the policies are 'allow', 'deny' (lowercase) or a non-empty list of subcommands"),
             );
@@ -134,22 +135,28 @@ fn policy(
         }
         ValueKind::Bool(b) => {
             diags.push(
-                Diagnostic::error("E0212", format!("an exec policy is not a Bool (`{b}`)"))
-                    .at(v.span)
-                    .with_help(format!(
-                        "use '{}', 'deny' or a list of subcommands",
-                        if *b { "allow" } else { "deny" }
-                    )),
+                Diagnostic::error(
+                    codes::E0212,
+                    format!("an exec policy is not a Bool (`{b}`)"),
+                )
+                .at(v.span)
+                .with_help(format!(
+                    "use '{}', 'deny' or a list of subcommands",
+                    if *b { "allow" } else { "deny" }
+                )),
             );
             None
         }
         ValueKind::List(items) if items.is_empty() => {
             diags.push(
-                Diagnostic::error("E0214", format!("an empty subcommand list for `{key}`"))
-                    .at(v.span)
-                    .with_help(
-                        "an empty list would admit no call: write 'deny', or list the subcommands",
-                    ),
+                Diagnostic::error(
+                    codes::E0214,
+                    format!("an empty subcommand list for `{key}`"),
+                )
+                .at(v.span)
+                .with_help(
+                    "an empty list would admit no call: write 'deny', or list the subcommands",
+                ),
             );
             None
         }
@@ -164,7 +171,7 @@ fn policy(
                     other => {
                         diags.push(
                             Diagnostic::error(
-                                "E0215",
+                                codes::E0215,
                                 format!("a subcommand must be a string, not {}", other.type_name()),
                             )
                             .at(it.span),
@@ -178,7 +185,7 @@ fn policy(
         other => {
             diags.push(
                 Diagnostic::error(
-                    "E0213",
+                    codes::E0213,
                     format!(
                         "an exec policy is 'allow', 'deny' or a list of subcommands, not {}",
                         other.type_name()

@@ -38,7 +38,7 @@ pub fn check_value(value: &Value) -> (Option<TypedProfile>, Vec<Diagnostic>) {
                         ValueKind::Bool(b) => tp.detach = Some(Spanned::new(b, v.span)),
                         _ => diags.push(
                             Diagnostic::error(
-                                "E0240",
+                                codes::E0240,
                                 format!("`detach` takes a Bool, not {}", v.kind.type_name()),
                             )
                             .at(v.span)
@@ -70,18 +70,18 @@ pub fn check_value(value: &Value) -> (Option<TypedProfile>, Vec<Diagnostic>) {
             }
         }
         ValueKind::Map(_) => diags.push(
-            Diagnostic::error("E0202", "the profile returns a map, and a map is never a grant")
+            Diagnostic::error(codes::E0202, "the profile returns a map, and a map is never a grant")
                 .at(value.span)
                 .with_help("a grant takes a record: write `[exec: […], fs: […]]` without the leading `:`"),
         ),
         ValueKind::List(l) if l.is_empty() => diags.push(
-            Diagnostic::error("E0203", "the profile returns `[]`, the empty list")
+            Diagnostic::error(codes::E0203, "the profile returns `[]`, the empty list")
                 .at(value.span)
                 .with_help("return `()` to set nothing, or a record such as `[exec: []]` to admit nothing"),
         ),
         other => diags.push(
             Diagnostic::error(
-                "E0204",
+                codes::E0204,
                 format!("the profile returns {}, not a record of grant settings", other.type_name()),
             )
             .at(value.span)
@@ -99,7 +99,7 @@ pub fn check_source(file: FileId, bytes: &[u8]) -> (Option<TypedProfile>, Vec<Di
     let (value, mut more) = crate::eval::evaluate(&program);
     if parse_failed {
         // "No value" after a syntax error is a consequence, not news.
-        more.retain(|d| d.code != "E0125");
+        more.retain(|d| d.code != crate::eval::codes::E0125);
     }
     diags.append(&mut more);
     let mut typed = None;
@@ -116,7 +116,7 @@ pub fn check_source(file: FileId, bytes: &[u8]) -> (Option<TypedProfile>, Vec<Di
 }
 
 fn unknown_key(key: &str, span: Span) -> Diagnostic {
-    let mut d = Diagnostic::error("E0201", format!("unknown grant key `{key}`"))
+    let mut d = Diagnostic::error(codes::E0201, format!("unknown grant key `{key}`"))
         .at(span)
         .with_help(format!("the keys are {}", KEYS.join(", ")));
     if key == "audit" {
@@ -172,7 +172,7 @@ fn check_net(
         ValueKind::Tag(t) => {
             diags.push(
                 Diagnostic::error(
-                    "E0230",
+                    codes::E0230,
                     format!("`net` takes `` `offline ``, not the tag `` `{t} ``"),
                 )
                 .at(v.span)
@@ -183,7 +183,7 @@ fn check_net(
         other => {
             diags.push(
                 Diagnostic::error(
-                    "E0230",
+                    codes::E0230,
                     format!(
                         "`net` takes `` `offline `` (or `true`/`false`), not {}",
                         other.type_name()
@@ -210,7 +210,7 @@ fn check_fs(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<FsEntries>
     let Some(fields) = as_record(v) else {
         diags.push(
             Diagnostic::error(
-                "E0220",
+                codes::E0220,
                 format!(
                     "`fs` takes a record `[read: […], write: […], deny: […]]`, not {}",
                     v.kind.type_name()
@@ -231,9 +231,10 @@ fn check_fs(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<FsEntries>
             // write region only.
             "deny_write" => &mut out.deny_write,
             other => {
-                let mut d = Diagnostic::error("E0223", format!("unknown `fs` member `{other}`"))
-                    .at(f.key_span)
-                    .with_help("the members are read, write, deny, deny_write");
+                let mut d =
+                    Diagnostic::error(codes::E0223, format!("unknown `fs` member `{other}`"))
+                        .at(f.key_span)
+                        .with_help("the members are read, write, deny, deny_write");
                 if let Some(n) = nearest(other, &["read", "write", "deny", "deny_write"]) {
                     d = d.with_note(format!("did you mean `{n}`?"));
                 }
@@ -245,7 +246,7 @@ fn check_fs(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<FsEntries>
         let ValueKind::List(items) = &f.value.kind else {
             diags.push(
                 Diagnostic::error(
-                    "E0221",
+                    codes::E0221,
                     format!(
                         "`fs.{}` takes a list of paths, not {}",
                         f.key,
@@ -268,7 +269,7 @@ fn check_fs(v: &Value, diags: &mut Vec<Diagnostic>) -> Option<Spanned<FsEntries>
                 other => {
                     diags.push(
                         Diagnostic::error(
-                            "E0222",
+                            codes::E0222,
                             format!(
                                 "a path in `fs.{}` must be a string, not {}",
                                 f.key,

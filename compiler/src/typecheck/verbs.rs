@@ -2,6 +2,7 @@
 //! permitted verbs, or a record of Bools (the legacy spelling, recorded for a lint). Each
 //! permitted verb keeps the span of its first spelling, so a judgment can quote it.
 
+use super::codes;
 use super::profile::{LegacyForm, Spanned};
 use crate::diag::Diagnostic;
 use crate::eval::{Value, ValueKind};
@@ -19,7 +20,7 @@ pub fn check_verbs<V: Copy + Ord>(
     let find = |s: &str| all.iter().copied().find(|v| name(*v) == s);
     let unknown = |verb: &str, span, diags: &mut Vec<Diagnostic>| {
         diags.push(
-            Diagnostic::error("E0250", format!("unknown `{key}` verb `{verb}`"))
+            Diagnostic::error(codes::E0250, format!("unknown `{key}` verb `{verb}`"))
                 .at(span)
                 .with_help(format!("the `{key}` verbs are {}", known.join(", "))),
         );
@@ -42,7 +43,7 @@ pub fn check_verbs<V: Copy + Ord>(
                     other => {
                         diags.push(
                             Diagnostic::error(
-                                "E0253",
+                                codes::E0253,
                                 format!("a `{key}` verb is a word, not {}", other.type_name()),
                             )
                             .at(it.span)
@@ -68,7 +69,7 @@ pub fn check_verbs<V: Copy + Ord>(
                     (other, _) => {
                         diags.push(
                             Diagnostic::error(
-                                "E0251",
+                                codes::E0251,
                                 format!(
                                     "a `{key}` verb in the record spelling takes a Bool, not {}",
                                     other.type_name()
@@ -100,7 +101,7 @@ pub fn check_verbs<V: Copy + Ord>(
         other => {
             diags.push(
                 Diagnostic::error(
-                    "E0252",
+                    codes::E0252,
                     format!("`{key}` takes a list of verbs, not {}", other.type_name()),
                 )
                 .at(v.span)

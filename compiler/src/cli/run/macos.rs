@@ -1,40 +1,13 @@
-//! `ralc run` on macOS: the admitted program, its Seatbelt profile rendered for it, the
-//! launch (`ralc_runtime::macos::launch`), and what is said after it — the denial hints of
+//! `ralc run` on macOS: the admitted program and its Seatbelt profile rendered for it
+//! (`pipeline::seatbelt_launch`), the launch (`ralc_runtime::macos::launch`), and what is
+//! said after it — the denial hints of
 //! a failed run and the fork brake's possible part in an exit status 128. Building the
 //! launch and wording its outcome are pure and built on every host; only `run` is macOS's.
 //! It never launches what the stack refused or a profile the renderer refused.
 
 use crate::capability::resolve::Resolve;
 use crate::capability::stack::GrantStack;
-use ralc_runtime::macos::{brake, Outcome, SeatbeltLaunch};
-
-/// The launch of `program` under the stack: the admitted program and the profile
-/// rendered for it, or the exit code and the reason nothing may run.
-pub fn seatbelt_launch(
-    stack: &GrantStack,
-    r: &dyn Resolve,
-    program: &[String],
-    self_path: &str,
-) -> Result<SeatbeltLaunch, (i32, String)> {
-    let (admitted, projection) = super::admit_and_project(stack, r, program)?;
-    let real = admitted.program_real().as_str().to_string();
-    let profile = crate::render::macos::render(&projection, &real, self_path);
-    if !profile.refused.is_empty() {
-        return Err((
-            super::EXIT_REFUSED,
-            format!(
-                "the Seatbelt profile refuses: {}",
-                profile.refused.join("; ")
-            ),
-        ));
-    }
-    Ok(SeatbeltLaunch {
-        profile: profile.text,
-        program: real,
-        argv0: admitted.argv0().to_string(),
-        args: admitted.args().to_vec(),
-    })
-}
+use ralc_runtime::macos::{brake, Outcome};
 
 /// The lines `ralc run` prints on stderr after the program ended.
 pub fn after_run(stack: &GrantStack, r: &dyn Resolve, o: &Outcome) -> Vec<String> {
@@ -56,11 +29,11 @@ pub fn after_run(stack: &GrantStack, r: &dyn Resolve, o: &Outcome) -> Vec<String
 /// Launch on macOS and say what followed; the program's exit status.
 #[cfg(target_os = "macos")]
 pub fn run(stack: &GrantStack, r: &dyn Resolve, program: &[String]) -> i32 {
-    let launch = match seatbelt_launch(stack, r, program, &super::own_path()) {
+    let launch = match crate::pipeline::seatbelt_launch(stack, r, program, &super::own_path()) {
         Ok(l) => l,
-        Err((code, msg)) => {
-            eprintln!("ralc run: refused: {msg}");
-            return code;
+        Err(refused) => {
+            eprintln!("ralc run: refused: {}", refused.words);
+            return crate::cli::exit_for(&refused);
         }
     };
     match ralc_runtime::macos::launch::launch(&launch) {
@@ -72,7 +45,7 @@ pub fn run(stack: &GrantStack, r: &dyn Resolve, program: &[String]) -> i32 {
         }
         Err(why) => {
             eprintln!("ralc run: refused: {why}; nothing ran");
-            super::EXIT_REFUSED
+            crate::cli::EXIT_REFUSED
         }
     }
 }
@@ -80,42 +53,8 @@ pub fn run(stack: &GrantStack, r: &dyn Resolve, program: &[String]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capability::testkit::*;
+    use crate::pipeline::launch::tests::{host, stack};
     use ralc_runtime::macos::unified_log::parse_line;
-
-    fn stack() -> GrantStack {
-        GrantStack::new(vec![L::new("p.ral")
-            .read("/Users/u")
-            .deny("/Users/u/.ssh")
-            .dir("/usr/bin", allow())
-            .done()])
-    }
-
-    fn host() -> FakeHost {
-        FakeHost::new().on_path("cat", "/usr/bin/cat")
-    }
-
-    #[test]
-    fn the_profile_is_rendered_for_the_admitted_program() {
-        let argv = vec!["cat".to_string(), "/Users/u/a".to_string()];
-        let l = seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc/bin/ralc").unwrap();
-        assert_eq!(l.program, "/usr/bin/cat");
-        assert_eq!(l.argv0, "cat");
-        assert_eq!(l.args, vec!["/Users/u/a".to_string()]);
-        assert!(l.profile.starts_with(';'), "{}", &l.profile[..40]);
-        assert!(l.profile.contains("(deny default)"));
-        assert!(l.profile.contains("\"/Users/u/.ssh\""));
-        assert!(ralc_runtime::macos::precheck(&l).is_ok());
-    }
-
-    #[test]
-    fn a_refused_program_is_not_launched() {
-        // A program present on every host, outside what the stack admits.
-        let argv = vec!["/bin/sh".to_string()];
-        let (code, msg) = seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc").unwrap_err();
-        assert_eq!(code, super::super::EXIT_REFUSED);
-        assert!(msg.contains("withheld"), "{msg}");
-    }
 
     #[test]
     fn after_a_failed_run_hints_and_the_128_note() {

@@ -1,21 +1,23 @@
-//! The pipeline glue: the layers named on a command line (`-p`, `--restrict`, `--extend`,
-//! `std:NAME`) read, parsed, typechecked and frozen into `Capabilities`, then composed into
-//! a `GrantStack` (spec §4.4). It reads exactly the files it is given and nothing else;
-//! every problem becomes a diagnostic, and the stack is built only when there is no error.
+//! Compile a stack: the layers of a request (`-p`, `--restrict`, `--extend`, `std:NAME` on
+//! a command line) loaded through a [`Loader`], parsed, typechecked and frozen into
+//! `Capabilities`, then composed into a `GrantStack` (spec §4.4). It reads only through
+//! the loader, exactly the layers it is given; every problem becomes a diagnostic, and the
+//! stack is built only when there is no error.
 
+use super::front_end::front_end;
+use super::load::Loader;
 use crate::capability::layer::{Capabilities, LayerRole, LayerSource};
 use crate::capability::stack::GrantStack;
-use crate::cli::args::StackArgs;
 use crate::diag::{self, Diagnostic, SourceMap};
 use crate::freeze::{self, FreezeCtx};
 use crate::path::frozen::FrozenPath;
 use crate::typecheck::profile::TypedProfile;
 use std::sync::Arc;
 
-/// One layer as named on the command line.
+/// One layer as named by the caller (a file path, `std:NAME`, a loader's own name).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LayerInput {
-    /// A file path, or `std:NAME`.
+    /// What the loader supplies it by: a file path, or `std:NAME`.
     pub name: String,
     pub role: LayerRole,
 }
@@ -25,21 +27,17 @@ pub struct LayerInput {
 pub struct StackRequest {
     pub layers: Vec<LayerInput>,
     pub ctx: FreezeCtx,
-    /// `--allow-outside-links`: a relative layer name may resolve outside the tree it
-    /// was named from (refused by default: `crate::reader::check_contained`).
-    pub allow_outside_links: bool,
 }
 
 impl StackRequest {
-    /// From the shared CLI options; `positional` files come first, as policies, then
-    /// `-p`, `--extend` and `--restrict` files in the order given.
-    pub fn from_args(args: &StackArgs, positional: &[String]) -> Result<Self, String> {
-        let ctx = FreezeCtx::from_process()?.with_anchor(&args.anchor)?;
-        Ok(Self::with_ctx(args, positional, ctx))
-    }
-
-    /// The same, frozen at a given anchor.
-    pub fn with_ctx(args: &StackArgs, positional: &[String], ctx: FreezeCtx) -> Self {
+    /// Layers in the command line's order: `policies` first, then `extend` and
+    /// `restrict`, each in the order given.
+    pub fn new(
+        policies: &[String],
+        extend: &[String],
+        restrict: &[String],
+        ctx: FreezeCtx,
+    ) -> Self {
         let mut layers = Vec::new();
         let mut push = |names: &[String], role| {
             for name in names {
@@ -49,15 +47,10 @@ impl StackRequest {
                 });
             }
         };
-        push(positional, LayerRole::Policy);
-        push(&args.profiles, LayerRole::Policy);
-        push(&args.extend, LayerRole::Extension);
-        push(&args.restrict, LayerRole::Restrict);
-        StackRequest {
-            layers,
-            ctx,
-            allow_outside_links: args.allow_outside_links,
-        }
+        push(policies, LayerRole::Policy);
+        push(extend, LayerRole::Extension);
+        push(restrict, LayerRole::Restrict);
+        StackRequest { layers, ctx }
     }
 }
 
@@ -80,28 +73,32 @@ impl Compiled {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// Every diagnostic as a `miette::Diagnostic` with its source (`diag::report`): what
+    /// an embedding program renders.
+    pub fn reports(&self) -> Vec<diag::report::Report> {
+        diag::report::reports(&self.diagnostics, &self.sources)
+    }
 }
 
-/// Compile every layer of the request and compose the stack.
-pub fn compile(req: StackRequest) -> Compiled {
+/// Compile every layer of the request, each supplied by `loader`, and compose the stack.
+pub fn compile(req: StackRequest, loader: &dyn Loader) -> Compiled {
     let StackRequest {
         layers: inputs,
         ctx,
-        allow_outside_links,
     } = req;
     let mut sources = SourceMap::new();
     let mut diagnostics = Vec::new();
     let mut typed = Vec::new();
     let mut layers = Vec::new();
     for input in &inputs {
-        let (_id, t, mut d) =
-            crate::cli::check::front_end(&mut sources, &input.name, allow_outside_links);
+        let (_id, t, mut d) = front_end(&mut sources, loader, &input.name);
         diagnostics.append(&mut d);
         let Some(t) = t else { continue };
         let source = LayerSource {
             name: Arc::from(input.name.as_str()),
             role: input.role,
-            path: own_path(&input.name, &ctx),
+            path: own_path(loader, &input.name, &ctx),
         };
         let (caps, mut d) = freeze::freeze(&t, source, &ctx, &sources);
         diagnostics.append(&mut d);
@@ -155,17 +152,9 @@ pub fn compose(layers: &[Capabilities], ctx: &FreezeCtx) -> GrantStack {
     )
 }
 
-/// The layer file's own path, frozen (none for `std:` profiles): what `--restrict`
-/// protects and the `self-writable` lint looks at. Relative names are taken from the
-/// process's working directory, where the shell that named them stands.
-#[allow(
-    clippy::disallowed_methods,
-    reason = "a named profile file's absolute path, lexically, against the working directory"
-)]
-fn own_path(name: &str, ctx: &FreezeCtx) -> Option<FrozenPath> {
-    if name.starts_with("std:") {
-        return None;
-    }
-    let abs = std::path::absolute(name).ok()?;
+/// The layer file's own path, frozen (none for `std:` profiles and texts a loader holds
+/// in memory): what `--restrict` protects and the `self-writable` lint looks at.
+fn own_path(loader: &dyn Loader, name: &str, ctx: &FreezeCtx) -> Option<FrozenPath> {
+    let abs = loader.own_file(name)?;
     ctx.freeze_path(abs.to_str()?).ok()
 }
