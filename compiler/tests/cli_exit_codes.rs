@@ -200,6 +200,8 @@ fn scheme_is_documented() {
         "deputy",
         "run",
         "explain",
+        "diff",
+        "fmt",
         "completions",
     ] {
         assert!(

@@ -1,11 +1,15 @@
 //! A denial the host's sandbox reported for a confined process, as data: what was refused
 //! (exec, read, write, a service, the network, another operation), on what, by which
 //! process. Back ends parse their own logs into it (`macos::unified_log` on macOS; the
-//! Linux denial reader is to do the same) and `ralc run` words each one as a hint naming
+//! Linux supervisor, `linux::supervise`, records exec, path and killed-syscall attempts) and `ralc run` words each one as a hint naming
 //! the entry that would grant it (`ralc::guard::denial`). It is pure data: it reads
 //! nothing and decides nothing.
 
 use std::collections::BTreeSet;
+
+/// The most distinct denials a reader keeps (a flood of distinct paths is cut, and said
+/// so).
+pub const MAX_KEPT: usize = 4096;
 
 /// What a denial refused, in the words of the hint: `refused exec|read|write PATH`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -20,6 +24,8 @@ pub enum Refused {
     Service,
     /// The network (a socket, a connection, a name lookup).
     Network,
+    /// A system call the seccomp deny-set withholds (the target is its name).
+    Syscall,
     /// Any other operation, by the sandbox's own name for it.
     Other(String),
 }
@@ -34,6 +40,7 @@ impl Refused {
             Refused::Write => "write",
             Refused::Service => "service",
             Refused::Network => "network",
+            Refused::Syscall => "syscall",
             Refused::Other(op) => op,
         }
     }

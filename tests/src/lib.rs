@@ -9,6 +9,7 @@
     reason = "test support: a failed precondition fails the calling suite"
 )]
 
+pub mod bin;
 pub mod golden;
 pub mod multitool;
 pub mod sbpl;

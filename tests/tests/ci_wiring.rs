@@ -1,7 +1,7 @@
 //! The CI wiring people copy, run as it runs: `scripts/review-profiles` (the command
 //! `action.yml` runs) on a real git history where a profile change introduces a deputy
 //! prefix and widens exec, and every hook of `.pre-commit-hooks.yaml` on the code-review
-//! example's profiles. The action's install step (`cargo install`) is not re-run here:
+//! example's profiles (and the `fmt --check` hook on a profile out of layout). The action's install step (`cargo install`) is not re-run here:
 //! the test runs the binary this build made.
 #![cfg_attr(
     test,
@@ -131,14 +131,18 @@ fn every_pre_commit_hook_runs_and_judges() {
         .lines()
         .filter_map(|l| l.trim().strip_prefix("entry: "))
         .collect();
-    assert!(entries.len() >= 2, "{entries:?}");
+    assert!(entries.len() >= 3, "{entries:?}");
+    assert!(entries.contains(&"ralc fmt --check"), "{entries:?}");
     let example = repo().join("examples/code-review");
     let mut failed_after = 0;
     for entry in &entries {
         let mut words = entry.split_whitespace();
         assert_eq!(words.next(), Some("ralc"), "{entry}");
         let mut args: Vec<&str> = words.collect();
-        args.extend(["--home", "/home/dev", "--cwd", "/home/dev/project"]);
+        // the commands that freeze a stack take the anchor; `fmt` reads text only
+        if args.first() != Some(&"fmt") {
+            args.extend(["--home", "/home/dev", "--cwd", "/home/dev/project"]);
+        }
         let before = run(
             &ralc_bin(),
             &[args.as_slice(), &["before.ral"]].concat(),
@@ -158,4 +162,26 @@ fn every_pre_commit_hook_runs_and_judges() {
     }
     // the deputy hook stops the commit that introduces the deputy prefix
     assert!(failed_after >= 1);
+    // the fmt hook stops a profile that is not in the canonical layout, with its diff
+    let fmt = entries
+        .iter()
+        .find(|e| e.starts_with("ralc fmt"))
+        .expect("the fmt hook");
+    let dir = tempfile::tempdir().expect("scratch");
+    let before = std::fs::read_to_string(example.join("before.ral")).expect("before.ral");
+    let squeezed = before.replace("[\n    'system:': 'allow',\n", "['system:': 'allow',\n");
+    assert_ne!(squeezed, before);
+    std::fs::write(dir.path().join("p.ral"), &squeezed).expect("write");
+    let args: Vec<&str> = fmt.split_whitespace().skip(1).chain(["p.ral"]).collect();
+    let o = run(&ralc_bin(), &args, dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{fmt}: {o:?}");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("+++ p.ral (formatted)"),
+        "{o:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("p.ral")).expect("read"),
+        squeezed,
+        "the hook writes nothing"
+    );
 }

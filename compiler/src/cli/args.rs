@@ -51,6 +51,12 @@ pub enum Command {
         after_help = "Example:\n  ralc diff old.ral new.ral\n  ralc diff --old -p base.ral --old -p old.ral --new -p base.ral --new -p new.ral --format json\n\nExit: 0 NEW does not widen, 1 it widens (or is incomparable), 2 usage or a broken profile."
     )]
     Diff(DiffArgs),
+    /// Lay profiles out in the one canonical layout, in place; `--check` writes nothing and
+    /// prints a diff of each file that is not formatted.
+    #[command(
+        after_help = "Example:\n  ralc fmt profile.ral\n  ralc fmt --check profiles/*.ral\n  ralc fmt - < profile.ral\n\nExit: 0 every file is formatted (or was rewritten), 1 --check found a file not formatted, 2 usage, or a file that cannot be read or does not parse (never rewritten)."
+    )]
+    Fmt(FmtArgs),
     /// Print the page for a diagnostic code or a lint.
     #[command(after_help = "Example:\n  ralc explain E0201\n  ralc explain deputy-prefix")]
     Explain(ExplainArgs),
@@ -185,6 +191,15 @@ pub struct RenderArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub stack: StackArgs,
+    /// Also report every path access the plan refused (a read outside the region, of a
+    /// masked deny, a write into the read-only region); supervises every path call, so
+    /// the program runs slower (Linux).
+    #[arg(long)]
+    pub explain: bool,
+    /// How the hints after the run are written on stderr: `human`, or `json` (one object
+    /// per refusal a line).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
     /// The program and its arguments (after `--`).
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<String>,
@@ -224,6 +239,18 @@ pub struct DiffArgs {
     pub anchor: AnchorArgs,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct FmtArgs {
+    /// Profile files to format in place; `-` reads standard input and writes the
+    /// formatted text on standard output.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Write nothing: print a unified diff of each file that is not formatted, and exit 1
+    /// if there is one.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// The shells `ralc completions` writes for.

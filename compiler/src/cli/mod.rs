@@ -8,6 +8,7 @@ pub mod completions;
 pub mod deputy;
 pub mod diff;
 pub mod explain;
+pub mod fmt;
 pub mod progress;
 pub mod render;
 pub mod render_windows;
@@ -89,6 +90,7 @@ pub fn main() -> i32 {
         args::Command::Deputy(a) => deputy::run(a),
         args::Command::Explain(a) => explain::run(a),
         args::Command::Diff(a) => diff::run(a),
+        args::Command::Fmt(a) => fmt::run(a),
         args::Command::Completions(a) => completions::run(a),
     }
 }

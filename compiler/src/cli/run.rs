@@ -5,7 +5,7 @@
 //! admitted program and launches under it instead (`macos`). It never launches what the
 //! stack refused, and never launches less confined than the plan.
 
-use super::args::RunArgs;
+use super::args::{Format, RunArgs};
 use super::stack::compile_stack;
 #[cfg(not(target_os = "macos"))]
 use super::EXIT_REFUSED;
@@ -14,6 +14,7 @@ use crate::capability::{resolve::Resolve, stack::GrantStack};
 #[cfg(not(target_os = "macos"))]
 use ralc_runtime::plan::LinuxPlan;
 
+pub mod hints;
 pub mod macos;
 
 /// This executable's canonical path (what every plan protects).
@@ -57,6 +58,10 @@ pub fn run(args: &RunArgs) -> i32 {
 )]
 fn run_linux_plan(args: &RunArgs) -> i32 {
     let s = &args.stack;
+    if !matches!(args.format, Format::Human | Format::Json) {
+        eprintln!("ralc run: --format sarif and github are not offered; use human or json");
+        return super::EXIT_USAGE;
+    }
     if s.profiles.is_empty() && s.restrict.is_empty() && s.extend.is_empty() {
         eprintln!("ralc run: name at least one profile (-p FILE or -p std:NAME)");
         return super::EXIT_USAGE;
@@ -74,24 +79,15 @@ fn run_linux_plan(args: &RunArgs) -> i32 {
     }
     #[cfg(not(target_os = "macos"))]
     {
-        run_plan(
-            &stack,
-            &compiled.ctx,
-            &args.program,
-            &compiled.profile_files(),
-        )
+        run_plan(&stack, &compiled.ctx, args, &compiled.profile_files())
     }
 }
 
 /// Everywhere but macOS: render the Linux plan and launch it.
 #[cfg(not(target_os = "macos"))]
-fn run_plan(
-    stack: &GrantStack,
-    r: &dyn Resolve,
-    program: &[String],
-    profile_files: &[String],
-) -> i32 {
-    let plan = match crate::pipeline::plan_for(stack, r, program, &own_path(), profile_files) {
+fn run_plan(stack: &GrantStack, r: &dyn Resolve, args: &RunArgs, profile_files: &[String]) -> i32 {
+    let plan = match crate::pipeline::plan_for(stack, r, &args.program, &own_path(), profile_files)
+    {
         Ok((_, plan)) => plan,
         Err(refused) => {
             eprintln!("ralc run: refused: {}", refused.words);
@@ -105,16 +101,37 @@ fn run_plan(
         );
         return EXIT_REFUSED;
     }
-    launch(&plan)
+    launch(stack, r, &plan, args)
 }
 
+/// Launch supervised, then say what the plan refused: the program's exit status stands.
 #[cfg(target_os = "linux")]
-fn launch(plan: &LinuxPlan) -> i32 {
-    ralc_runtime::linux::launch::launch(plan)
+fn launch(stack: &GrantStack, r: &dyn Resolve, plan: &LinuxPlan, args: &RunArgs) -> i32 {
+    use ralc_runtime::linux::supervise::Watch;
+    let watch = if args.explain {
+        Watch::Explain
+    } else {
+        Watch::Default
+    };
+    let (code, watched) = ralc_runtime::linux::launch::launch_watched(plan, Some(watch));
+    let denials = &watched.observed.denials;
+    let lines = match args.format {
+        Format::Json => hints::json(stack, r, denials),
+        _ => hints::human(stack, r, denials, watched.observed.cut),
+    };
+    for l in lines {
+        eprintln!("{l}");
+    }
+    if let Some(why) = watched.unsupervised {
+        if code != 0 || args.explain {
+            eprintln!("ralc run: note: {why}");
+        }
+    }
+    code
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]
-fn launch(_plan: &LinuxPlan) -> i32 {
+fn launch(_stack: &GrantStack, _r: &dyn Resolve, _plan: &LinuxPlan, _args: &RunArgs) -> i32 {
     eprintln!("ralc run: refused: this build launches only on Linux; nothing ran");
     EXIT_REFUSED
 }

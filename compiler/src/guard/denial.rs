@@ -2,9 +2,10 @@
 //! (`ralc_runtime::denial::Denial`), worded as `refused exec|read|write PATH` with the
 //! stack's own judgment of it — the entry that would grant it, or the entry that excludes
 //! it — through the same judgments and wording as `ralc why`. A withheld service is quoted
-//! with the base profile's reason and offered to no grant. Shared by every back end's
-//! denial reader; it decides nothing itself and does no I/O beyond the `Resolve` it is
-//! handed.
+//! with the base profile's reason and offered to no grant; a syscall the seccomp deny-set
+//! kills, with the deny-set's own reason. `judge` gives the parts (for `--format json`),
+//! `hint` the words. Shared by every back end's denial reader; it decides nothing itself
+//! and does no I/O beyond the `Resolve` it is handed.
 
 use crate::capability::fs::FsOp;
 use crate::capability::resolve::Resolve;
@@ -12,10 +13,99 @@ use crate::capability::stack::{Flag, GrantStack};
 use crate::render::macos::WITHHELD_DOORS;
 use ralc_runtime::denial::{Denial, Refused};
 
+/// One hint's parts: what was refused (`op`, `subject`), the deciding entry (or, for a
+/// missing allowance, the axis of the layer where a grant belongs) and the judgment's
+/// sentence (`reason`), the `help` that would lift it, and whether the stack grants it
+/// (then only the host's confinement refused it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    pub op: String,
+    pub subject: String,
+    pub entry: Option<super::Entry>,
+    pub reason: String,
+    pub help: Option<String>,
+    pub granted: bool,
+}
+
+/// The judgment of a denial, in parts.
+pub fn judge(stack: &GrantStack, r: &dyn Resolve, d: &Denial) -> Hint {
+    let mut h = Hint {
+        op: d.refused.word().to_string(),
+        subject: d.target.clone(),
+        entry: None,
+        reason: String::new(),
+        help: None,
+        granted: false,
+    };
+    let decision = match &d.refused {
+        Refused::Exec => {
+            let v = stack.admit(&d.target, &[], r);
+            super::exec(stack, &d.target, &[], &v)
+        }
+        Refused::Read => super::fs(stack, FsOp::Read, &d.target, &stack.read(&d.target, r)),
+        Refused::Write => super::fs(stack, FsOp::Write, &d.target, &stack.write(&d.target, r)),
+        Refused::Network => super::flag(stack, Flag::Net, &stack.permits(Flag::Net)),
+        Refused::Syscall => {
+            let why = ralc_runtime::plan::seccomp_deny_set()
+                .into_iter()
+                .find(|k| k.syscall == d.target)
+                .map(|k| k.reason)
+                .unwrap_or_else(|| "the deny-set admits only this architecture's calls".into());
+            h.help = Some(format!(
+                "no entry grants it: the seccomp deny-set withholds `{}` from every program \
+                 under every profile ({why})",
+                d.target
+            ));
+            h.reason = why;
+            return h;
+        }
+        Refused::Service | Refused::Other(_) => {
+            h.reason = hint(stack, r, d)
+                .split_once(": ")
+                .map(|(_, m)| m.to_string())
+                .unwrap_or_default();
+            return h;
+        }
+    };
+    h.granted = decision.granted;
+    h.entry = decision.decided_by.first().cloned();
+    h.reason = decision.message;
+    h.help = if decision.granted {
+        None
+    } else {
+        decision.hint
+    };
+    h
+}
+
+/// How the envelope refused a path, as the supervisor saw it (`operation`).
+fn seen(d: &Denial) -> Option<&'static str> {
+    match (&d.refused, d.operation.as_str()) {
+        (Refused::Read, "hidden") => Some("hidden, so the program sees ENOENT"),
+        (Refused::Read, "masked") => {
+            Some("masked, so the program sees no content: an empty file, or EACCES")
+        }
+        (_, "read-only") => Some("in the read-only region, so the program sees EROFS"),
+        (Refused::Write, "hidden") => Some("hidden, so the program sees ENOENT"),
+        _ => None,
+    }
+}
+
 /// One hint: the head line and, when a grant could lift it, a `help:` line.
 pub fn hint(stack: &GrantStack, r: &dyn Resolve, d: &Denial) -> String {
-    let head = d.summary();
+    let head = match seen(d) {
+        Some(how) => format!("{} ({how})", d.summary()),
+        None => d.summary(),
+    };
     let decision = match &d.refused {
+        Refused::Syscall => {
+            let h = judge(stack, r, d);
+            return format!(
+                "{head}: {}\n  help: {}",
+                h.reason,
+                h.help.unwrap_or_default()
+            );
+        }
         Refused::Exec => {
             let v = stack.admit(&d.target, &[], r);
             Some(super::exec(stack, &d.target, &[], &v))

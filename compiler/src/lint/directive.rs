@@ -35,10 +35,21 @@ pub struct Directives {
     pub problems: Vec<Problem>,
 }
 
+/// The rest of a comment's body after `ralc:`, when the body (the text after its `#`s)
+/// opens a directive, well-formed or not.
+fn directive_rest(body: &str) -> Option<&str> {
+    body.trim_start().strip_prefix("ralc:")
+}
+
+/// Whether a comment (its text from the first `#`) is a directive, well-formed or not.
+/// The formatter keeps the entry a directive covers on the lines it covers.
+pub fn is_directive(comment: &str) -> bool {
+    directive_rest(comment.trim_start().trim_start_matches('#')).is_some()
+}
+
 /// Parse the body after `#`: `Ok(None)` when it is not a directive at all.
 fn parse_body(body: &str) -> Result<Option<(Level, Vec<String>, String)>, String> {
-    let t = body.trim_start();
-    let Some(rest) = t.strip_prefix("ralc:") else {
+    let Some(rest) = directive_rest(body) else {
         return Ok(None);
     };
     let rest = rest.trim_start();
@@ -68,6 +79,44 @@ fn parse_body(body: &str) -> Result<Option<(Level, Vec<String>, String)>, String
     Ok(Some((level, lints, rest[close + 1..].trim().to_string())))
 }
 
+/// Whether a line (trimmed) is a comment line as directives see it: it opens with `#`
+/// that does not fence a raw string.
+fn is_comment_line(trimmed: &str) -> bool {
+    trimmed.starts_with('#') && !trimmed.trim_start_matches('#').starts_with('\'')
+}
+
+/// The line-scoped directives of a text, as [`Directives::parse`] reads them: for each, in
+/// order, the byte offset of its `#` and the 1-based line it covers (`None` when no line
+/// follows). The file's leading block, whose directives are the file's, is left out. The
+/// formatter checks with it that every directive covers the same entries after a layout.
+pub fn line_directives(text: &str) -> Vec<(usize, Option<u32>)> {
+    let mut out: Vec<(usize, Option<u32>)> = Vec::new();
+    let mut header = true;
+    let mut pending: Vec<usize> = Vec::new();
+    let mut offset = 0usize;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let lineno = i as u32 + 1;
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if !is_comment_line(trimmed) {
+            header = false;
+            for k in pending.drain(..) {
+                out[k].1 = Some(lineno);
+            }
+            continue;
+        }
+        if !header && matches!(parse_body(trimmed.trim_start_matches('#')), Ok(Some(_))) {
+            pending.push(out.len());
+            out.push((start + line.find('#').unwrap_or(0), None));
+        }
+    }
+    out
+}
+
 impl Directives {
     pub fn parse(sources: &SourceMap) -> Self {
         let mut d = Directives::default();
@@ -82,8 +131,7 @@ impl Directives {
                 let start = offset;
                 offset += line.len();
                 let trimmed = line.trim();
-                let is_comment =
-                    trimmed.starts_with('#') && !trimmed.trim_start_matches('#').starts_with('\'');
+                let is_comment = is_comment_line(trimmed);
                 if trimmed.is_empty() {
                     continue;
                 }
@@ -193,6 +241,21 @@ mod tests {
             .map(str::len)
             .sum();
         Span::new(crate::diag::FileId(0), off + 2, off + 3)
+    }
+
+    #[test]
+    fn line_directives_and_the_lines_they_cover() {
+        let text = "# ralc: allow(dead-grant) file-wide\n[\n  # ralc: allow(broad-write) a\n\n  # note\n  a: 1,\n  # ralc: nope\n  # ralc: deny(dead-grant) b\n]\n# ralc: allow(dead-grant) c\n";
+        let got = line_directives(text);
+        let at = |needle: &str| text.find(needle).unwrap_or(usize::MAX);
+        assert_eq!(
+            got,
+            vec![
+                (at("# ralc: allow(broad-write)"), Some(6)),
+                (at("# ralc: deny"), Some(9)),
+                (at("# ralc: allow(dead-grant) c"), None),
+            ]
+        );
     }
 
     #[test]

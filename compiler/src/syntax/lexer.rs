@@ -229,7 +229,19 @@ fn hash(lex: &mut logos::Lexer<Raw>) -> HashKind {
 
 /// Lex `text` (already known to be UTF-8). Spans are byte offsets into `text`.
 pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
+    let (tokens, _comments, diags) = lex_with_comments(file, text);
+    (tokens, diags)
+}
+
+/// [`lex`], also giving the span of every comment (from its `#` to the end of its line,
+/// the newline excluded), in order: the trivia the formatter keeps. The parser never
+/// sees them.
+pub fn lex_with_comments(
+    file: FileId,
+    text: &str,
+) -> (Vec<(Tok, Span)>, Vec<Span>, Vec<Diagnostic>) {
     let mut out: Vec<(Tok, Span)> = Vec::new();
+    let mut comments: Vec<Span> = Vec::new();
     let mut diags = Vec::new();
     let mut lexer = Raw::lexer(text);
     // Coalesce runs of unexpected characters into one diagnostic.
@@ -251,10 +263,14 @@ pub fn lex(file: FileId, text: &str) -> (Vec<(Tok, Span)>, Vec<Diagnostic>) {
             }
         };
         flush_bad_run(file, text, &mut bad_run, &mut diags);
+        if raw == Raw::Hash(HashKind::Comment) {
+            comments.push(Span::new(file, r.start, r.end));
+            continue;
+        }
         token(file, text, raw, lexer.slice(), r, &mut out, &mut diags);
     }
     flush_bad_run(file, text, &mut bad_run, &mut diags);
-    (out, diags)
+    (out, comments, diags)
 }
 
 /// A run of unexpected characters, as one E0102.
@@ -695,6 +711,21 @@ mod tests {
             vec![Tok::LBracket, Tok::Str(StrLit::literal("a")), Tok::RBracket]
         );
         assert_eq!(toks("a#b"), vec![Tok::Word("a#b".into())]);
+    }
+
+    #[test]
+    fn comments_are_kept_as_trivia() {
+        let text = "#!/usr/bin/env ral\n[a, # one\n b] # two\n#'raw'#\n";
+        let (t, c, d) = lex_with_comments(FileId(0), text);
+        assert!(d.is_empty(), "{d:?}");
+        let got: Vec<&str> = c.iter().map(|s| &text[s.start..s.end]).collect();
+        assert_eq!(got, vec!["#!/usr/bin/env ral", "# one", "# two"]);
+        let raw = text.find("#'raw").unwrap_or(0);
+        let span = Span::new(FileId(0), raw, raw + "#'raw'#".len());
+        assert!(
+            t.contains(&(Tok::Str(StrLit::literal("raw")), span)),
+            "{t:?}"
+        );
     }
 
     #[test]

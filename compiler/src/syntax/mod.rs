@@ -12,6 +12,16 @@ use crate::diag::{Diagnostic, FileId, Span};
 /// Parse a file's bytes. Never fails: every problem is a diagnostic, and the program
 /// holds what could be recovered.
 pub fn parse(file: FileId, bytes: &[u8]) -> (ast::Program, Vec<Diagnostic>) {
+    let (program, _comments, diags) = parse_with_comments(file, bytes);
+    (program, diags)
+}
+
+/// [`parse`], also giving the span of every comment in order (the lexer's trivia, which
+/// the tree does not hold): what `format` needs to keep comments in place.
+pub fn parse_with_comments(
+    file: FileId,
+    bytes: &[u8],
+) -> (ast::Program, Vec<Span>, Vec<Diagnostic>) {
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
@@ -25,15 +35,16 @@ pub fn parse(file: FileId, bytes: &[u8]) -> (ast::Program, Vec<Diagnostic>) {
                     items: Vec::new(),
                     span: Span::new(file, 0, bytes.len()),
                 },
+                Vec::new(),
                 vec![d],
             );
         }
     };
-    let (tokens, mut diags) = lexer::lex(file, text);
+    let (tokens, comments, mut diags) = lexer::lex_with_comments(file, text);
     let (program, mut more) = parser::parse_tokens(file, tokens, bytes.len());
     diags.append(&mut more);
     crate::diag::sort(&mut diags);
-    (program, diags)
+    (program, comments, diags)
 }
 
 /// The end of the first lexing error among `diags` for `file`, if there is one.

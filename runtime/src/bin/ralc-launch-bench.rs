@@ -7,6 +7,12 @@
 //! trampoline itself, so it must never do anything before `serve_warrant_if_asked` —
 //! except answer its own two roles of the `--floor` measure, which read only argv.
 //!
+//! `--supervise` alternates the runtime's launch of that plan supervised for denial hints
+//! (`ralc run`'s default: the seccomp user-notification supervisor of exec and the kill
+//! calls; with `--explain`, also the path calls) against the same launch unsupervised, in
+//! place of the bwrap baseline; `--sh SCRIPT` runs `/bin/sh -c SCRIPT` in that plan instead
+//! of `/bin/true`.
+//!
 //! `--floor` measures the launch *shape* with no work in it: this binary as a parent that
 //! only spawns bwrap and waits, bwrap with `std:minimal`'s namespaces and one `--bind / /`,
 //! and this binary again as a payload hop that only execs `/bin/true` — the two extra
@@ -244,10 +250,64 @@ mod bench {
         v
     }
 
+    /// The plan launched supervised (`Watch::Default`) against the same launch plain,
+    /// alternating; the medians and their ratio.
+    fn supervised_vs_plain(
+        plan: &LinuxPlan,
+        host: &Host,
+        runs: usize,
+        watch: ralc_runtime::linux::supervise::Watch,
+    ) -> i32 {
+        use ralc_runtime::linux::supervise;
+        if !supervise::available() {
+            eprintln!("this kernel has no seccomp user notification");
+            return 1;
+        }
+        let pins = match launch::pin_at_start().as_ref() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("pinning the launch binaries: {e}");
+                return 1;
+            }
+        };
+        let one = |watch: Option<supervise::Watch>| -> Result<Duration, String> {
+            let t = Instant::now();
+            let p = launch::prepare_watched(plan, host, pins, watch).map_err(|e| e.to_string())?;
+            match launch::spawn(p, pins).map_err(|e| e.to_string())? {
+                0 => Ok(t.elapsed()),
+                c => Err(format!("exit {c}")),
+            }
+        };
+        let (mut sup, mut plain) = (Vec::new(), Vec::new());
+        for round in 0..=runs {
+            let (s, p) = match (one(Some(watch)), one(None)) {
+                (Ok(s), Ok(p)) => (s, p),
+                (Err(e), _) | (_, Err(e)) => {
+                    eprintln!("launch failed: {e}");
+                    return 1;
+                }
+            };
+            if round > 0 {
+                sup.push(s);
+                plain.push(p);
+            }
+        }
+        let (ms, mp) = (median(&mut sup), median(&mut plain));
+        println!("runs: {runs} each, alternating");
+        println!(
+            "supervised ({watch:?}): median {:.2} ms",
+            ms.as_secs_f64() * 1e3
+        );
+        println!("plain:      median {:.2} ms", mp.as_secs_f64() * 1e3);
+        println!("ratio: {:.3}", ms.as_secs_f64() / mp.as_secs_f64());
+        0
+    }
+
     pub fn main() -> i32 {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut runs = 30usize;
         let mut cmd: Option<Vec<String>> = None;
+        let supervise = args.iter().any(|a| a == "--supervise");
         let mut i = 0;
         while i < args.len() {
             match args[i].as_str() {
@@ -272,7 +332,8 @@ mod bench {
                     cmd = Some(floor_cmd());
                     i += 1;
                 }
-                "--no-names" | "--spawn" | "--ruleset" => i += 1,
+                "--no-names" | "--spawn" | "--ruleset" | "--supervise" | "--explain" => i += 1,
+                "--sh" => i += 2,
                 other => {
                     eprintln!(
                         "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS… [--vs PROGRAM ARGS…]…] (not {other})"
@@ -295,6 +356,38 @@ mod bench {
             .split(' ')
             .map(str::to_string)
             .collect();
+        if supervise {
+            use ralc_runtime::linux::supervise::Watch;
+            let mut plan = plan;
+            // `--sh SCRIPT`: the plan runs `/bin/sh -c SCRIPT` instead of `/bin/true`.
+            if let Some(i) = args.iter().position(|a| a == "--sh") {
+                #[allow(
+                    clippy::disallowed_methods,
+                    reason = "benchmark: the shell the measured plan runs, by its real path"
+                )]
+                let sh = std::fs::canonicalize("/bin/sh")
+                    .ok()
+                    .and_then(|p| p.to_str().map(str::to_string));
+                let Some(sh) = sh else {
+                    eprintln!("/bin/sh has no real path here");
+                    return 1;
+                };
+                plan.program = LaunchProgram {
+                    real: sh.clone(),
+                    argv0: "sh".into(),
+                    args: vec!["-c".into(), args.get(i + 1).cloned().unwrap_or_default()],
+                };
+                if let Some(ex) = &mut plan.landlock.exec {
+                    ex.files.push(sh);
+                }
+            }
+            let watch = if args.iter().any(|a| a == "--explain") {
+                Watch::Explain
+            } else {
+                Watch::Default
+            };
+            return supervised_vs_plain(&plan, &host, runs, watch);
+        }
         // `--cmd A… --vs B…`: several commands, each alternating with the baseline in
         // the same series (A, baseline, B, baseline, …).
         let cmds: Vec<Option<Vec<String>>> = match &cmd {

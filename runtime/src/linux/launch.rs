@@ -11,6 +11,7 @@ use super::landlock::{self, Ruleset};
 use super::memfd;
 use super::refusal::Refusal;
 use super::seccomp;
+use super::supervise::{Observed, Supervisor, Watch};
 use super::warrant::{slot, Confinement, Warrant};
 use crate::plan::{within, Access, BindWhy, ExecAdmits, Layer, LinuxPlan, LINUX_PLAN_VERSION};
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -160,6 +161,9 @@ pub struct Prepared {
     pub env_remove: Vec<String>,
     /// The host's mount table, read once per launch (the alias checks, the cgroup).
     mountinfo: MountInfo,
+    /// Supervised (`supervise`): the trampoline hands a listener back over the reach
+    /// socket; the rules name the kill calls.
+    supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
 }
 
 /// `/proc/self/mountinfo`, read at most once per launch, when first needed.
@@ -247,12 +251,50 @@ struct Kept {
 
 /// Launch the plan; returns the exit code (refusals print their reason and give 126).
 pub fn launch(plan: &LinuxPlan) -> i32 {
+    launch_watched(plan, None).0
+}
+
+/// What a supervised launch saw, beside the exit code.
+#[derive(Debug, Default)]
+pub struct Watched {
+    /// The attempts and killed calls the supervisor recorded.
+    pub observed: Observed,
+    /// Why nothing was supervised (this kernel cannot notify), when asked and not done.
+    pub unsupervised: Option<String>,
+}
+
+/// `launch`, supervised for denial hints when `watch` asks and the kernel can notify.
+pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) {
     let host = Host::probe();
-    match run(plan, &host) {
-        Ok(code) => code,
+    let mut watched = Watched::default();
+    let watch = match watch {
+        Some(w) if super::supervise::available() => Some(w),
+        Some(_) => {
+            watched.unsupervised = Some(
+                "this kernel has no seccomp user notification: no hints are gathered".to_string(),
+            );
+            None
+        }
+        None => None,
+    };
+    let pins = match pin_at_start().as_ref() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("ralc: refused: {}", Refusal::NoSelfPin(e.clone()));
+            return (EXIT_REFUSED, watched);
+        }
+    };
+    let out = super::streams::check(plan.offline)
+        .and_then(|()| prepare_watched(plan, &host, pins, watch))
+        .and_then(|p| spawn_with(p, pins, false));
+    match out {
+        Ok((code, _, _, observed)) => {
+            watched.observed = observed;
+            (code, watched)
+        }
         Err(r) => {
             eprintln!("ralc: refused: {r}");
-            EXIT_REFUSED
+            (EXIT_REFUSED, watched)
         }
     }
 }
@@ -310,6 +352,17 @@ pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusa
 /// trampoline refuses to run outside an envelope; only then is bwrap asked, for the
 /// reason (`spawn`).
 pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
+    prepare_watched(plan, host, pins, None)
+}
+
+/// `prepare`, for a supervised launch when `watch` is given: the kill program notifies
+/// and the warrant asks the trampoline for the supervision listener.
+pub fn prepare_watched(
+    plan: &LinuxPlan,
+    host: &Host,
+    pins: &Pins,
+    watch: Option<Watch>,
+) -> Result<Prepared, Refusal> {
     let bwrap_pin = admit(plan, host, pins)?;
     let binds = open_binds(plan)?;
     // (Listing on a second thread while the binds open was tried: on the loaded machine
@@ -318,7 +371,7 @@ pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, R
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
     let table = mount_table(confined, pins, bwrap_pin)?;
-    seal(plan, host, pins, bwrap_pin, table)
+    seal(plan, host, pins, bwrap_pin, table, watch)
 }
 
 /// Phase 1: the plan and the host allow a launch at all. Returns the bwrap pin.
@@ -966,9 +1019,10 @@ fn seal(
     pins: &Pins,
     bwrap_pin: &OwnedFd,
     t: MountTable,
+    watch: Option<Watch>,
 ) -> Result<Prepared, Refusal> {
     let mut handoff = t.handoff;
-    let progs = seccomp::programs(&plan.seccomp).map_err(Refusal::Other)?;
+    let progs = seccomp::programs_for(&plan.seccomp, watch.is_some()).map_err(Refusal::Other)?;
     if progs.len() > slot::SECCOMP_MAX {
         return Err(Refusal::Other("too many seccomp programs".to_string()));
     }
@@ -994,6 +1048,7 @@ fn seal(
         host_mntns: host.mntns,
         real: plan.program.real.clone(),
         argv0: plan.program.argv0.clone(),
+        supervise: watch,
         args: plan.program.args.clone(),
     };
     let bytes = warrant.encode();
@@ -1029,6 +1084,7 @@ fn seal(
         bwrap: bwrap_raw,
         env_remove: t.env_remove,
         mountinfo: t.mountinfo,
+        supervise: watch.map(|w| (w, plan.seccomp.clone())),
     })
 }
 
@@ -1238,23 +1294,29 @@ fn socketpair() -> std::io::Result<(OwnedFd, OwnedFd)> {
 /// Spawn bwrap from its pin and wait: the program's own status, a signal as 128+N, 126
 /// when the envelope never reached the trampoline.
 pub fn spawn(p: Prepared, pins: &Pins) -> Result<i32, Refusal> {
-    spawn_with(p, pins, false).map(|(c, _, _)| c)
+    spawn_with(p, pins, false).map(|(c, _, _, _)| c)
 }
 
 /// As `spawn`, with stdout and stderr captured (stdin closed): for tests and tools.
 pub fn spawn_captured(p: Prepared, pins: &Pins) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+    spawn_with(p, pins, true).map(|(c, o, e, _)| (c, o, e))
+}
+
+/// As `spawn_captured`, with what the supervisor saw (a launch prepared with a watch).
+pub fn spawn_captured_watched(
+    p: Prepared,
+    pins: &Pins,
+) -> Result<(i32, Vec<u8>, Vec<u8>, Observed), Refusal> {
     spawn_with(p, pins, true)
 }
+
+type Spawned = (i32, Vec<u8>, Vec<u8>, Observed);
 
 #[allow(
     clippy::disallowed_methods,
     reason = "launch site: bwrap, exec'd by its pinned descriptor"
 )]
-fn spawn_with(
-    mut p: Prepared,
-    pins: &Pins,
-    capture: bool,
-) -> Result<(i32, Vec<u8>, Vec<u8>), Refusal> {
+fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Refusal> {
     let pairs: Vec<(RawFd, RawFd)> = p.handoff.iter().map(|(f, t)| (f.as_raw_fd(), *t)).collect();
     let mut cmd = std::process::Command::new(format!("/proc/self/fd/{}", p.bwrap));
     cmd.arg0("bwrap").args([
@@ -1322,16 +1384,40 @@ fn spawn_with(
             }
         }
     }
+    // Supervised: the trampoline reports it was reached, then hands the listener over
+    // before it execs the program (which waits for the supervisor's answer). A
+    // trampoline that refuses sends no listener: nothing of the program ran.
+    let mut was_reached = false;
+    let mut supervisor: Option<Supervisor> = None;
+    if let (Some((_, rules)), Some(reach), None) =
+        (p.supervise.take(), p.reach.as_ref(), refused.as_ref())
+    {
+        while let Ok(Some((b, fd))) = receive_msg(reach.as_raw_fd()) {
+            match (b, fd) {
+                (b'T', None) => was_reached = true,
+                (b'N', Some(fd)) => {
+                    match Supervisor::start(fd, rules) {
+                        Ok(s) => supervisor = Some(s),
+                        Err(e) => refused = Some(Refusal::io("start the supervisor", e)),
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+    }
     let out = child
         .wait_with_output()
-        .map_err(|e| Refusal::io("wait for bwrap", e))?;
+        .map_err(|e| Refusal::io("wait for bwrap", e));
+    let observed = supervisor.map(Supervisor::finish).unwrap_or_default();
+    let out = out?;
     drop(cap);
     if let Some(r) = refused {
         return Err(r);
     }
     let status = out.status;
     let mut stderr = out.stderr;
-    let reached = p.reach.take().map(|r| reached(&r)).unwrap_or(false);
+    let reached = was_reached || p.reach.take().map(|r| reached(&r)).unwrap_or(false);
     if !reached {
         // bwrap never started the trampoline: say why, if bwrap lacks what we need.
         check_bwrap(pins)?;
@@ -1342,12 +1428,17 @@ fn spawn_with(
         } else {
             eprint!("{msg}");
         }
-        return Ok((EXIT_REFUSED, out.stdout, stderr));
+        return Ok((EXIT_REFUSED, out.stdout, stderr, observed));
     }
     if let Some(sig) = status.signal() {
-        return Ok((128 + sig, out.stdout, stderr));
+        return Ok((128 + sig, out.stdout, stderr, observed));
     }
-    Ok((status.code().unwrap_or(EXIT_REFUSED), out.stdout, stderr))
+    Ok((
+        status.code().unwrap_or(EXIT_REFUSED),
+        out.stdout,
+        stderr,
+        observed,
+    ))
 }
 
 fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
@@ -1368,7 +1459,12 @@ fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
 
 /// Send one descriptor with the byte `R` (SCM_RIGHTS).
 fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
-    let mut byte = [b'R'];
+    send_fd_with(sock.as_raw_fd(), b'R', fd)
+}
+
+/// Send one descriptor with a tag byte (SCM_RIGHTS).
+pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
+    let mut byte = [tag];
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
         iov_len: 1,
@@ -1391,7 +1487,7 @@ fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
         std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
     }
     // SAFETY: msg is fully initialised.
-    let n = unsafe { libc::sendmsg(sock.as_raw_fd(), &msg, libc::MSG_NOSIGNAL) };
+    let n = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
     if n < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -1400,6 +1496,15 @@ fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
 
 /// In the trampoline: receive the ruleset sent with `R` on `sock` (blocking).
 pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
+    match receive_msg(sock) {
+        Ok(Some((b'R', Some(fd)))) => Ok(fd),
+        _ => Err("the promised Landlock ruleset never arrived".to_string()),
+    }
+}
+
+/// One message on the reach socket (its tag byte and the descriptor it carries, if any);
+/// `None` once the other end is closed.
+fn receive_msg(sock: RawFd) -> std::io::Result<Option<(u8, Option<OwnedFd>)>> {
     let mut byte = [0u8];
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
@@ -1422,19 +1527,25 @@ pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
         }
         break n;
     };
-    if n != 1 || byte[0] != b'R' {
-        return Err("the promised Landlock ruleset never arrived".to_string());
+    if n < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    if n == 0 {
+        return Ok(None);
     }
     // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
-    unsafe {
+    let fd = unsafe {
         let c = libc::CMSG_FIRSTHDR(&msg);
         if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
         {
-            return Err("the promised Landlock ruleset never arrived".to_string());
+            None
+        } else {
+            Some(OwnedFd::from_raw_fd(std::ptr::read_unaligned(
+                libc::CMSG_DATA(c).cast::<RawFd>(),
+            )))
         }
-        let fd = std::ptr::read_unaligned(libc::CMSG_DATA(c).cast::<RawFd>());
-        Ok(OwnedFd::from_raw_fd(fd))
-    }
+    };
+    Ok(Some((byte[0], fd)))
 }
 
 fn reached(fd: &OwnedFd) -> bool {

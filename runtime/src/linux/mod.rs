@@ -15,5 +15,6 @@ pub mod privilege;
 pub mod refusal;
 pub mod seccomp;
 pub mod streams;
+pub mod supervise;
 pub mod trampoline;
 pub mod warrant;

@@ -100,6 +100,15 @@ fn arch() -> Result<TargetArch, String> {
 /// The programs, as raw cBPF bytes, in load order: the x32 guard (on x86-64), then one
 /// per verdict present in `rules`.
 pub fn programs(rules: &[SeccompRule]) -> Result<Vec<Vec<u8>>, String> {
+    programs_for(rules, false)
+}
+
+/// As `programs`; with `notify_kills`, the kill program answers `USER_NOTIF` where it
+/// would kill, for a supervised launch (`supervise`): the call still never runs (no
+/// listener on this filter: `ENOSYS`; the supervision filter's listener: the supervisor
+/// kills the process and never continues the call). The x32 guard and the other verdicts
+/// are unchanged.
+pub fn programs_for(rules: &[SeccompRule], notify_kills: bool) -> Result<Vec<Vec<u8>>, String> {
     let arch = arch()?;
     let mut out = Vec::new();
     if cfg!(target_arch = "x86_64") {
@@ -152,9 +161,17 @@ pub fn programs(rules: &[SeccompRule]) -> Result<Vec<Vec<u8>>, String> {
         let filter = SeccompFilter::new(map, SeccompAction::Allow, action, arch)
             .map_err(|e| format!("seccomp: {e}"))?;
         let prog: BpfProgram = filter.try_into().map_err(|e| format!("seccomp: {e}"))?;
+        let notify = notify_kills && verdict == SeccompVerdict::Kill;
         out.push(
             prog.iter()
-                .flat_map(|f| ins(f.code, f.jt, f.jf, f.k))
+                .flat_map(|f| {
+                    let k = if notify && f.code == BPF_RET_K && f.k == RET_KILL_PROCESS {
+                        RET_USER_NOTIF
+                    } else {
+                        f.k
+                    };
+                    ins(f.code, f.jt, f.jf, k)
+                })
                 .collect(),
         );
     }
@@ -169,6 +186,7 @@ const AUDIT_ARCH_X86_64: u32 = 0xC000_003E;
 const X32_BIT: u32 = 0x4000_0000;
 const RET_KILL_PROCESS: u32 = 0x8000_0000;
 const RET_ALLOW: u32 = 0x7fff_0000;
+const RET_USER_NOTIF: u32 = 0x7fc0_0000;
 
 /// The x32 guard: a foreign architecture or an x32 syscall number kills the process.
 pub fn x32_guard() -> Vec<(u16, u8, u8, u32)> {
@@ -216,6 +234,32 @@ mod tests {
             explain(&set, libc::SYS_keyctl).map(|r| r.syscall.as_str()),
             Some("keyctl")
         );
+    }
+
+    #[test]
+    fn a_supervised_kill_program_notifies_and_nothing_else_changes() {
+        let set = seccomp_deny_set();
+        let plain = programs(&set).unwrap();
+        let sup = programs_for(&set, true).unwrap();
+        assert_eq!(plain.len(), sup.len());
+        let rets = |p: &[u8], k: u32| {
+            p.chunks(8)
+                .filter(|c| {
+                    u16::from_le_bytes([c[0], c[1]]) == BPF_RET_K
+                        && u32::from_le_bytes([c[4], c[5], c[6], c[7]]) == k
+                })
+                .count()
+        };
+        // The x32 guard (on x86-64), then kill, EPERM, ENOSYS.
+        let k = usize::from(cfg!(target_arch = "x86_64"));
+        assert_eq!(plain[..k], sup[..k]);
+        assert!(rets(&plain[k], RET_KILL_PROCESS) > 0);
+        assert_eq!(rets(&sup[k], RET_KILL_PROCESS), 0);
+        assert_eq!(
+            rets(&sup[k], RET_USER_NOTIF),
+            rets(&plain[k], RET_KILL_PROCESS)
+        );
+        assert_eq!(plain[k + 1..], sup[k + 1..]);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The trampoline, `ralc --warrant`, run by bwrap inside the envelope: report it was
 //! reached, verify the warrant (a sealed memfd, canonical), check the network namespace
 //! for `` `offline ``, drop every capability and set no_new_privs (`privilege`), enter
-//! Landlock (failing closed if a promised ruleset is missing), close every descriptor but
-//! 0, 1 and 2, and exec the program with loader-injection variables removed. It opens and trusts nothing else, and never runs the program unconfined.
+//! Landlock (failing closed if a promised ruleset is missing), install the supervision
+//! filter when the warrant asks and hand its listener back (`supervise`), close every
+//! descriptor but 0, 1 and 2, and exec the program with loader-injection variables removed. It opens and trusts nothing else, and never runs the program unconfined.
 
 use super::launch::{EXIT_MISSING, EXIT_REFUSED, LOADER_VARS};
 use super::memfd;
@@ -55,6 +56,14 @@ fn confine() -> Result<Warrant, String> {
         }
         drop(rs);
         super::landlock::enter(slot::RULESET, handled)?;
+    }
+    // Supervision (diagnosis only): the filter and its listener, handed to the parent
+    // and closed here before anything of the program's runs.
+    if let Some(watch) = w.supervise {
+        let prog = super::supervise::filter(&crate::plan::seccomp_deny_set(), watch);
+        let listener = super::supervise::install(&prog)?;
+        super::supervise::send_listener(slot::REACH, &listener)?;
+        drop(listener);
     }
     // Only stdin, stdout and stderr cross: the hand-off descriptors and anything the
     // caller left open (a file on a denied path, a directory to `openat` around a mask,

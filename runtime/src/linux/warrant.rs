@@ -26,7 +26,7 @@ pub mod slot {
 }
 
 /// The magic and version line.
-pub const MAGIC: &str = "ralc-warrant/2";
+pub const MAGIC: &str = "ralc-warrant/3";
 /// The largest warrant accepted.
 pub const MAX_BYTES: usize = 8 << 20;
 
@@ -53,6 +53,9 @@ pub struct Warrant {
     pub real: String,
     /// Its `argv[0]` spelling.
     pub argv0: String,
+    /// `Some`: install the supervision filter and hand its listener back over the reach
+    /// socket before the exec (`supervise`); the trampoline refuses if it cannot.
+    pub supervise: Option<super::supervise::Watch>,
     pub args: Vec<String>,
 }
 
@@ -77,6 +80,11 @@ impl Warrant {
         }
         field(&self.real);
         field(&self.argv0);
+        field(match self.supervise {
+            None => "-",
+            Some(super::supervise::Watch::Default) => "supervise",
+            Some(super::supervise::Watch::Explain) => "explain",
+        });
         for a in &self.args {
             field(a);
         }
@@ -97,7 +105,7 @@ impl Warrant {
                 std::str::from_utf8(f).map_err(|_| "a warrant field is not UTF-8".to_string())?,
             );
         }
-        if fields.len() < 6 || fields[0] != MAGIC {
+        if fields.len() < 7 || fields[0] != MAGIC {
             return Err("not a ralc warrant of this version".to_string());
         }
         let confinement = match fields[1] {
@@ -123,7 +131,13 @@ impl Warrant {
             host_mntns: ns(fields[3])?,
             real: fields[4].to_string(),
             argv0: fields[5].to_string(),
-            args: fields[6..].iter().map(|s| s.to_string()).collect(),
+            supervise: match fields[6] {
+                "-" => None,
+                "supervise" => Some(super::supervise::Watch::Default),
+                "explain" => Some(super::supervise::Watch::Explain),
+                other => return Err(format!("unknown supervision {other:?}")),
+            },
+            args: fields[7..].iter().map(|s| s.to_string()).collect(),
         };
         if w.real.is_empty() || !w.real.starts_with('/') {
             return Err("the warrant's program is not an absolute path".to_string());
@@ -147,6 +161,7 @@ mod tests {
             host_mntns: None,
             real: "/usr/bin/true".into(),
             argv0: "true".into(),
+            supervise: Some(super::super::supervise::Watch::Default),
             args: vec!["a".into(), String::new(), "c d".into()],
         }
     }
@@ -168,8 +183,23 @@ mod tests {
         let mut trunc = w.encode();
         trunc.pop();
         assert!(Warrant::decode(&trunc).is_err());
-        assert!(Warrant::decode(b"ralc-warrant/0\0unconfined\0-\0-\0/x\0x\0\0").is_err());
+        assert!(Warrant::decode(b"ralc-warrant/2\0unconfined\0-\0-\0/x\0x\0\0").is_err());
         assert!(Warrant::decode(&vec![b'a'; MAX_BYTES + 1]).is_err());
+    }
+
+    #[test]
+    fn supervision_round_trips_and_an_unknown_one_is_refused() {
+        use super::super::supervise::Watch;
+        for sup in [None, Some(Watch::Default), Some(Watch::Explain)] {
+            let w = Warrant {
+                supervise: sup,
+                ..sample()
+            };
+            assert_eq!(Warrant::decode(&w.encode()), Ok(w));
+        }
+        let text = String::from_utf8(sample().encode()).unwrap();
+        let odd = text.replace("\0supervise\0", "\0watch\0");
+        assert!(Warrant::decode(odd.as_bytes()).is_err());
     }
 
     proptest! {

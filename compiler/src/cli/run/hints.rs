@@ -1,0 +1,193 @@
+//! What `ralc run` says after a supervised Linux run: each denial the supervisor recorded
+//! (`ralc_runtime::linux::supervise`) judged by the stack through `guard::denial` — the
+//! judgment `ralc why` uses — and written on stderr, human (`ralc run: refused …` and a
+//! `help:` line, at most `MAX_LINES` lines, then a count) or as JSON lines. An exec the
+//! stack admits is dropped (the supervisor sees every exec attempt, not its outcome); a
+//! killed syscall and a refused path access (seen refused in the envelope) are kept. It is
+//! pure: it reads nothing and changes no exit status.
+
+use crate::capability::resolve::Resolve;
+use crate::capability::stack::GrantStack;
+use crate::guard::denial::{hint, judge, Hint};
+use ralc_runtime::denial::{distinct, Denial, Refused};
+
+/// The most human lines written before the rest are counted.
+pub const MAX_LINES: usize = 20;
+
+/// The denials worth a hint, judged once each, in a stable order.
+pub fn judged<'a>(
+    stack: &GrantStack,
+    r: &dyn Resolve,
+    denials: &'a [Denial],
+) -> Vec<(&'a Denial, Hint)> {
+    distinct(denials)
+        .into_iter()
+        .map(|d| (d, judge(stack, r, d)))
+        .filter(|(d, h)| !(d.refused == Refused::Exec && h.granted))
+        .collect()
+}
+
+/// The human lines (empty when nothing was refused).
+pub fn human(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial], cut: bool) -> Vec<String> {
+    let all = judged(stack, r, denials);
+    let mut out: Vec<String> = Vec::new();
+    let mut shown = 0;
+    for (d, _) in &all {
+        let text = hint(stack, r, d);
+        let lines: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 0 {
+                    format!("ralc run: {l}")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        if out.len() + lines.len() > MAX_LINES {
+            break;
+        }
+        out.extend(lines);
+        shown += 1;
+    }
+    if shown < all.len() {
+        out.push(format!(
+            "ralc run: … and {} more refusals (`--format json` lists every one)",
+            all.len() - shown
+        ));
+    }
+    if cut {
+        out.push(format!(
+            "ralc run: note: more than {} distinct attempts; the rest were not recorded",
+            ralc_runtime::denial::MAX_KEPT
+        ));
+    }
+    out
+}
+
+/// One JSON object per refusal.
+pub fn json(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial]) -> Vec<String> {
+    judged(stack, r, denials)
+        .into_iter()
+        .map(|(d, h)| {
+            let e = h.entry.as_ref();
+            serde_json::json!({
+                "op": h.op,
+                "subject": h.subject,
+                "entry": e.map(|e| e.entry.clone()),
+                "file": e.map(|e| e.file.clone()),
+                "line": e.map(|e| e.line),
+                "column": e.map(|e| e.column),
+                "reason": h.reason,
+                "help": h.help,
+                "seen": match d.operation.as_str() {
+                    "hidden" | "masked" | "read-only" => Some(d.operation.clone()),
+                    _ => None,
+                },
+                "process": d.process,
+                "pid": d.pid,
+            })
+            .to_string()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capability::testkit::*;
+
+    fn stack() -> GrantStack {
+        GrantStack::new(vec![L::new("p.ral")
+            .read("/home/u")
+            .write("/home/u/proj")
+            .deny("/home/u/.ssh")
+            .dir("/usr/bin", allow())
+            .done()])
+    }
+
+    fn d(refused: Refused, target: &str, op: &str) -> Denial {
+        Denial {
+            refused,
+            target: target.to_string(),
+            operation: op.to_string(),
+            pid: 7,
+            process: "cc".to_string(),
+        }
+    }
+
+    #[test]
+    fn an_admitted_exec_says_nothing_and_a_refused_one_offers_the_entry() {
+        let h = FakeHost::new();
+        let ds = vec![
+            d(Refused::Exec, "/usr/bin/cat", "execve"),
+            d(Refused::Exec, "/usr/lib/gcc/x/13/cc1", "execve"),
+        ];
+        let lines = human(&stack(), &h, &ds, false);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(
+            lines[0].starts_with("ralc run: refused exec /usr/lib/gcc/x/13/cc1: "),
+            "{lines:?}"
+        );
+        assert!(lines[1].starts_with("  help: add '/usr/lib/gcc/x/13/cc1'"));
+        assert!(lines[1].contains("'/usr/lib/gcc/x/13/': 'allow'"));
+        assert!(human(&stack(), &h, &ds[..1], false).is_empty());
+    }
+
+    #[test]
+    fn a_killed_syscall_is_named_with_the_deny_sets_reason() {
+        let h = FakeHost::new();
+        let ds = vec![d(Refused::Syscall, "keyctl", "seccomp")];
+        let lines = human(&stack(), &h, &ds, false);
+        assert_eq!(
+            lines[0],
+            "ralc run: refused syscall keyctl: the kernel keyring is not namespaced"
+        );
+        assert!(lines[1].contains("no entry grants it"), "{lines:?}");
+        let j: serde_json::Value = serde_json::from_str(&json(&stack(), &h, &ds)[0]).unwrap();
+        assert_eq!(j["op"], "syscall");
+        assert_eq!(j["subject"], "keyctl");
+        assert_eq!(j["reason"], "the kernel keyring is not namespaced");
+        assert!(j["entry"].is_null());
+    }
+
+    #[test]
+    fn path_refusals_name_the_deciding_entry() {
+        let h = FakeHost::new();
+        let ds = vec![
+            d(Refused::Read, "/home/u/.ssh/id", "masked"),
+            d(Refused::Write, "/home/u/notes", "read-only"),
+            d(Refused::Read, "/srv/data", "hidden"),
+        ];
+        let lines = human(&stack(), &h, &ds, false).join("\n");
+        assert!(
+            lines.contains("refused read /home/u/.ssh/id (masked, so the program sees no content: an empty file, or EACCES): "),
+            "{lines}"
+        );
+        assert!(lines.contains("excluded by '/home/u/.ssh'"), "{lines}");
+        assert!(lines.contains("refused write /home/u/notes (in the read-only region"));
+        assert!(lines.contains("refused read /srv/data (hidden, so the program sees ENOENT)"));
+        let js = json(&stack(), &h, &ds);
+        let masked: serde_json::Value = serde_json::from_str(&js[0]).unwrap();
+        assert_eq!(masked["op"], "read");
+        assert_eq!(masked["entry"], "/home/u/.ssh");
+        assert_eq!(masked["file"], "p.ral");
+        assert_eq!(masked["seen"], "masked");
+    }
+
+    #[test]
+    fn at_most_twenty_lines_then_a_count() {
+        let h = FakeHost::new();
+        let ds: Vec<Denial> = (0..30)
+            .map(|i| d(Refused::Exec, &format!("/opt/t/bin/x{i:02}"), "execve"))
+            .collect();
+        let lines = human(&stack(), &h, &ds, false);
+        assert_eq!(lines.len(), MAX_LINES + 1, "{lines:?}");
+        assert!(
+            lines[MAX_LINES].contains("and 20 more refusals"),
+            "{lines:?}"
+        );
+        assert_eq!(json(&stack(), &h, &ds).len(), 30);
+    }
+}
