@@ -1368,21 +1368,7 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     // refuses, and so does the launch.
     let mut refused: Option<Refusal> = None;
     if let (Some(pending), Some(reach)) = (p.landlock.take(), p.reach.as_ref()) {
-        match pending.build().and_then(Ruleset::into_fd) {
-            Ok(fd) => {
-                if let Err(e) = send_fd(reach, fd.as_raw_fd()) {
-                    if e.raw_os_error() != Some(libc::EPIPE)
-                        && e.raw_os_error() != Some(libc::ECONNRESET)
-                    {
-                        refused = Some(Refusal::io("hand the Landlock ruleset over", e));
-                    }
-                }
-            }
-            Err(r) => {
-                let _ = send_bytes(reach, b"X");
-                refused = Some(r);
-            }
-        }
+        refused = hand_over_ruleset(&pending, reach).err();
     }
     // Supervised: the trampoline reports it was reached, then hands the listener over
     // before it execs the program (which waits for the supervisor's answer). A
@@ -1439,6 +1425,26 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
         stderr,
         observed,
     ))
+}
+
+/// Build the pending ruleset and send it to the trampoline (a peer already gone is no
+/// error: the trampoline refused first). A build that fails sends `X` instead.
+fn hand_over_ruleset(pending: &PendingLandlock, reach: &OwnedFd) -> Result<(), Refusal> {
+    match pending.build().and_then(Ruleset::into_fd) {
+        Ok(fd) => match send_fd(reach, fd.as_raw_fd()) {
+            Err(e)
+                if e.raw_os_error() != Some(libc::EPIPE)
+                    && e.raw_os_error() != Some(libc::ECONNRESET) =>
+            {
+                Err(Refusal::io("hand the Landlock ruleset over", e))
+            }
+            _ => Ok(()),
+        },
+        Err(r) => {
+            let _ = send_bytes(reach, b"X");
+            Err(r)
+        }
+    }
 }
 
 fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
