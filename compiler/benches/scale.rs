@@ -66,15 +66,17 @@ fn opts() -> Opts {
 fn profile(n: usize) -> String {
     let reads = n / 2;
     let execs = n - reads;
-    let mut s = String::from("[\n  exec: [\n    'system:': 'allow',\n");
+    // One entry a line, unindented: the 40k profile then stays under the reader's 1 MiB
+    // bound (issue 20); indented, it was 1.15 MB and refused.
+    let mut s = String::from("[exec: ['system:': 'allow',\n");
     for i in 0..execs {
-        let _ = writeln!(s, "    '/opt/tools{}/bin{}': 'allow',", i / 100, i % 100);
+        let _ = writeln!(s, "'/opt/tools{}/bin{}': 'allow',", i / 100, i % 100);
     }
-    s.push_str("  ],\n  fs: [\n    read: [\n");
+    s.push_str("], fs: [read: [\n");
     for i in 0..reads {
-        let _ = writeln!(s, "      'cwd:/d{}/f{}',", i / 100, i % 100);
+        let _ = writeln!(s, "'cwd:/d{}/f{}',", i / 100, i % 100);
     }
-    s.push_str("    ],\n  ],\n]\n");
+    s.push_str("]]]\n");
     s
 }
 
@@ -188,7 +190,16 @@ fn main() {
     let mut cpu_of = std::collections::BTreeMap::new();
     for &n in &o.sizes {
         let name = format!("p{n}.ral");
-        std::fs::write(dir.path().join(&name), profile(n)).expect("write profile");
+        let text = profile(n);
+        if text.len() as u64 > ralc::reader::PROFILE_LIMIT {
+            println!(
+                "{n:>8} skipped: its profile is {} bytes, over the reader's bound of {} (issue 20)",
+                text.len(),
+                ralc::reader::PROFILE_LIMIT
+            );
+            continue;
+        }
+        std::fs::write(dir.path().join(&name), text).expect("write profile");
         for cmd in ["check", "show"] {
             let args: Vec<&str> = match cmd {
                 "check" => vec!["check", &name],

@@ -2,7 +2,8 @@
 //! by default the runtime's own launch of a `std:minimal`-shaped plan of `/bin/true`
 //! against plain `bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all
 //! --die-with-parent --new-session /bin/true`; with `--cmd PROGRAM ARGS…` the first side is
-//! that command instead (e.g. `ralc run -p std:minimal -- /bin/true`). It serves the
+//! that command instead (e.g. `ralc run -p std:minimal -- /bin/true`), and with
+//! `--cmd A… --vs B…` each command in turn, every one alternating with the baseline. It serves the
 //! trampoline itself, so it must never do anything before `serve_warrant_if_asked` —
 //! except answer its own two roles of the `--floor` measure, which read only argv.
 //!
@@ -335,7 +336,7 @@ mod bench {
                 "--sh" => i += 2,
                 other => {
                     eprintln!(
-                        "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS…] (not {other})"
+                        "usage: ralc-launch-bench [--runs N] [--cmd PROGRAM ARGS… [--vs PROGRAM ARGS…]…] (not {other})"
                     );
                     return 2;
                 }
@@ -387,53 +388,71 @@ mod bench {
             };
             return supervised_vs_plain(&plan, &host, runs, watch);
         }
-        let mut ours = Vec::new();
+        // `--cmd A… --vs B…`: several commands, each alternating with the baseline in
+        // the same series (A, baseline, B, baseline, …).
+        let cmds: Vec<Option<Vec<String>>> = match &cmd {
+            Some(c) => c.split(|a| a == "--vs").map(|c| Some(c.to_vec())).collect(),
+            None => vec![None],
+        };
+        let mut ours: Vec<Vec<Duration>> = vec![Vec::new(); cmds.len()];
         let mut base = Vec::new();
         // One warm-up of each.
         for round in 0..=runs {
-            let t = Instant::now();
-            let r = match &cmd {
-                Some(c) => run_cmd(c),
-                None => launch::run(&plan, &host)
-                    .map_err(|e| e.to_string())
-                    .and_then(|c| {
-                        if c == 0 {
-                            Ok(())
-                        } else {
-                            Err(format!("exit {c}"))
-                        }
-                    }),
-            };
-            let d = t.elapsed();
-            if let Err(e) = r {
-                eprintln!("launch failed: {e}");
-                return 1;
-            }
-            let t = Instant::now();
-            if let Err(e) = run_cmd(&baseline) {
-                eprintln!("baseline failed: {e}");
-                return 1;
-            }
-            let b = t.elapsed();
-            if round > 0 {
-                ours.push(d);
-                base.push(b);
+            for (k, c) in cmds.iter().enumerate() {
+                let t = Instant::now();
+                let r = match c {
+                    Some(c) => run_cmd(c),
+                    None => launch::run(&plan, &host)
+                        .map_err(|e| e.to_string())
+                        .and_then(|c| {
+                            if c == 0 {
+                                Ok(())
+                            } else {
+                                Err(format!("exit {c}"))
+                            }
+                        }),
+                };
+                let d = t.elapsed();
+                if let Err(e) = r {
+                    eprintln!("launch failed: {e}");
+                    return 1;
+                }
+                let t = Instant::now();
+                if let Err(e) = run_cmd(&baseline) {
+                    eprintln!("baseline failed: {e}");
+                    return 1;
+                }
+                let b = t.elapsed();
+                if round > 0 {
+                    ours[k].push(d);
+                    base.push(b);
+                }
             }
         }
-        let mo = median(&mut ours);
         let mb = median(&mut base);
-        let what = match &cmd {
-            Some(c) => c.join(" "),
-            None => "runtime launch of a std:minimal-shaped plan of /bin/true".to_string(),
-        };
         println!("runs: {runs} each, alternating");
-        println!("ours:     {what}: median {:.2} ms", mo.as_secs_f64() * 1e3);
+        for (c, o) in cmds.iter().zip(ours.iter_mut()) {
+            let mo = median(o);
+            let what = match c {
+                Some(c) => c.join(" "),
+                None => "runtime launch of a std:minimal-shaped plan of /bin/true".to_string(),
+            };
+            println!(
+                "ours:     {what}: median {:.2} ms, ratio {:.2}",
+                mo.as_secs_f64() * 1e3,
+                mo.as_secs_f64() / mb.as_secs_f64()
+            );
+        }
         println!(
             "baseline: {}: median {:.2} ms",
             baseline.join(" "),
             mb.as_secs_f64() * 1e3
         );
-        println!("ratio: {:.2}", mo.as_secs_f64() / mb.as_secs_f64());
+        if let [Some(_), Some(_), ..] = cmds.as_slice() {
+            println!(
+                "(ratios: each command's median over the baseline's median of the whole series)"
+            );
+        }
         0
     }
 }

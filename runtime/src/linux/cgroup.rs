@@ -32,8 +32,12 @@ fn own_cgroups() -> Vec<(String, String)> {
 
 /// `/proc/self/mountinfo`: (fstype, mount point, super options) of cgroup mounts.
 fn cgroup_mounts() -> Vec<(String, String, String)> {
-    std::fs::read_to_string("/proc/self/mountinfo")
-        .unwrap_or_default()
+    cgroup_mounts_in(&std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default())
+}
+
+/// The cgroup mounts of a mount table already read (`/proc/self/mountinfo`'s text).
+fn cgroup_mounts_in(mountinfo: &str) -> Vec<(String, String, String)> {
+    mountinfo
         .lines()
         .filter_map(|l| {
             let (pre, post) = l.split_once(" - ")?;
@@ -57,15 +61,30 @@ fn write(path: &Path, value: &str) -> Result<(), String> {
     std::fs::write(path, value).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The file bwrap's child writes `0` to, to join: v2's `cgroup.procs`; v1's `tasks`.
+/// The forked child is single-threaded, so moving its one thread (`tasks`) moves the
+/// process; and a write of `0` to `tasks` moves the writing thread itself, for which the
+/// kernel skips the global `cgroup_threadgroup_rwsem` that a `cgroup.procs` write takes
+/// (its `synchronize_rcu` cost 10–14 ms per launch on this machine:
+/// docs/performance-linux.md).
+fn join_file(v2: bool) -> &'static str {
+    if v2 {
+        "cgroup.procs"
+    } else {
+        "tasks"
+    }
+}
+
 #[allow(
     clippy::disallowed_methods,
-    reason = "launch site: the cgroup's procs file, opened to move bwrap's child into it"
+    reason = "launch site: the cgroup's join file, opened to move bwrap's child into it"
 )]
-fn open_procs(dir: &Path) -> Result<OwnedFd, String> {
+fn open_procs(dir: &Path, v2: bool) -> Result<OwnedFd, String> {
+    let name = join_file(v2);
     let f = std::fs::OpenOptions::new()
         .write(true)
-        .open(dir.join("cgroup.procs"))
-        .map_err(|e| format!("{}/cgroup.procs: {e}", dir.display()))?;
+        .open(dir.join(name))
+        .map_err(|e| format!("{}/{name}: {e}", dir.display()))?;
     Ok(OwnedFd::from(f))
 }
 
@@ -80,8 +99,14 @@ fn unique_name() -> String {
 impl Cap {
     /// Make the launch's cgroup (v2 first, then v1), or say why none can be made.
     pub fn create() -> Result<Cap, String> {
+        Cap::create_in(&std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default())
+    }
+
+    /// As `create`, from the mount table the launch already read (one read of
+    /// `/proc/self/mountinfo` per launch: rendering it costs ~0.4 ms of CPU here).
+    pub fn create_in(mountinfo: &str) -> Result<Cap, String> {
         let name = unique_name();
-        let mounts = cgroup_mounts();
+        let mounts = cgroup_mounts_in(mountinfo);
         let own = own_cgroups();
         let v2 = Cap::create_v2(&name, &mounts, &own);
         if v2.is_ok() {
@@ -134,7 +159,7 @@ impl Cap {
         write(&dir.join("pids.max"), &PIDS_MAX.to_string())?;
         write(&dir.join("memory.max"), &MEMORY_MAX.to_string())?;
         let _ = write(&dir.join("memory.swap.max"), "0");
-        cap.procs.push(open_procs(&dir)?);
+        cap.procs.push(open_procs(&dir, true)?);
         Ok(cap)
     }
 
@@ -163,12 +188,12 @@ impl Cap {
             std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             cap.dirs.push((dir.clone(), false));
             write(&dir.join(file), &value.to_string())?;
-            cap.procs.push(open_procs(&dir)?);
+            cap.procs.push(open_procs(&dir, false)?);
         }
         Ok(cap)
     }
 
-    /// The procs files bwrap's child writes `0` to before it execs.
+    /// The join files (`join_file`) bwrap's child writes `0` to before it execs.
     pub fn procs_fds(&self) -> Vec<RawFd> {
         self.procs.iter().map(AsRawFd::as_raw_fd).collect()
     }
@@ -179,7 +204,8 @@ impl Cap {
     }
 }
 
-/// In the forked child (async-signal-safe): move this process into each procs file.
+/// In the forked child (async-signal-safe, single-threaded): move this process into each
+/// join file.
 pub fn join_self(fds: &[RawFd]) -> std::io::Result<()> {
     for &fd in fds {
         // SAFETY: write(2) of a one-byte buffer to an open descriptor.

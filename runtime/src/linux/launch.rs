@@ -13,7 +13,7 @@ use super::refusal::Refusal;
 use super::seccomp;
 use super::supervise::{Observed, Supervisor, Watch};
 use super::warrant::{slot, Confinement, Warrant};
-use crate::plan::{within, Access, BindWhy, Layer, LinuxPlan, LINUX_PLAN_VERSION};
+use crate::plan::{within, Access, BindWhy, ExecAdmits, Layer, LinuxPlan, LINUX_PLAN_VERSION};
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::sync::OnceLock;
@@ -159,9 +159,26 @@ pub struct Prepared {
     bwrap: RawFd,
     /// Session-agent variables removed from the program's environment (`environment`).
     pub env_remove: Vec<String>,
+    /// The host's mount table, read once per launch (the alias checks, the cgroup).
+    mountinfo: MountInfo,
     /// Supervised (`supervise`): the trampoline hands a listener back over the reach
     /// socket; the rules name the kill calls.
     supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
+}
+
+/// `/proc/self/mountinfo`, read at most once per launch, when first needed.
+#[derive(Debug, Default)]
+struct MountInfo(OnceLock<Result<String, String>>);
+
+impl MountInfo {
+    fn text(&self) -> Result<&str, Refusal> {
+        self.0
+            .get_or_init(|| {
+                std::fs::read_to_string("/proc/self/mountinfo").map_err(|e| e.to_string())
+            })
+            .as_deref()
+            .map_err(|e| Refusal::Other(format!("/proc/self/mountinfo: {e}")))
+    }
 }
 
 impl Prepared {
@@ -184,10 +201,13 @@ struct PendingLandlock {
     handled: u64,
     /// Landlock's scopes (abstract unix sockets and signals), where the ABI has them.
     scoped: u64,
-    exec: Option<crate::plan::ExecAdmits>,
+    exec: Option<ExecAdmits>,
     program: String,
     own: OwnedFd,
     fs_rules: Vec<(OwnedFd, Kind, u64)>,
+    /// Allowed directories whose vetoed entries are all masked in the envelope: admitted
+    /// whole, with no name veto to expand around.
+    whole: Vec<String>,
 }
 
 impl PendingLandlock {
@@ -202,8 +222,16 @@ impl PendingLandlock {
             for f in &ex.files {
                 rs.admit_file(f)?;
             }
+            let masked_names = ExecAdmits {
+                deny_names: Vec::new(),
+                ..ex.clone()
+            };
             for d in &ex.dirs {
-                rs.admit_dir(d, ex)?;
+                if self.whole.contains(d) {
+                    rs.admit_dir(d, &masked_names)?;
+                } else {
+                    rs.admit_dir(d, ex)?;
+                }
             }
         }
         for (fd, kind, rights) in &self.fs_rules {
@@ -314,9 +342,15 @@ pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusa
     }
 }
 
-/// Everything before the spawn. bwrap is not asked here: one that lacks an option fails
-/// before the trampoline is reached, and the trampoline refuses to run outside an envelope;
-/// only then is bwrap asked, for the reason (`spawn`).
+/// Everything before the spawn, phase by phase, each handing the next a typed result:
+/// `admit` (the plan and the host allow a launch; the bwrap pin) → `open_binds` (`Binds`:
+/// every bind target by handle) → `place_masks` (`Masked`: the exec, agent and plan masks
+/// placed and checked) → `pend_landlock` (`Confined`: the Landlock ruleset still to build)
+/// → `mount_table` (`MountTable`: bwrap's operations and the descriptors they name) →
+/// `seal` (`Prepared`: the carriers sealed, every descriptor at its slot). bwrap is not
+/// asked here: one that lacks an option fails before the trampoline is reached, and the
+/// trampoline refuses to run outside an envelope; only then is bwrap asked, for the
+/// reason (`spawn`).
 pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
     prepare_watched(plan, host, pins, None)
 }
@@ -329,6 +363,19 @@ pub fn prepare_watched(
     pins: &Pins,
     watch: Option<Watch>,
 ) -> Result<Prepared, Refusal> {
+    let bwrap_pin = admit(plan, host, pins)?;
+    let binds = open_binds(plan)?;
+    // (Listing on a second thread while the binds open was tried: on the loaded machine
+    // the new thread waited for a core and the phase took longer.)
+    let listing = VetoListing::of(plan);
+    let masked = place_masks(plan, binds, listing)?;
+    let confined = pend_landlock(plan, host, pins, masked)?;
+    let table = mount_table(confined, pins, bwrap_pin)?;
+    seal(plan, host, pins, bwrap_pin, table, watch)
+}
+
+/// Phase 1: the plan and the host allow a launch at all. Returns the bwrap pin.
+fn admit<'p>(plan: &LinuxPlan, host: &Host, pins: &'p Pins) -> Result<&'p OwnedFd, Refusal> {
     if plan.version != LINUX_PLAN_VERSION {
         return Err(Refusal::Version(plan.version));
     }
@@ -355,9 +402,32 @@ pub fn prepare_watched(
     if plan.landlock.exec.is_some() && host.landlock_abi == 0 {
         return Err(Refusal::NoLandlock);
     }
+    Ok(bwrap_fd)
+}
 
+/// `open_binds`' result: the bind targets opened by handle (Shown first, parents before
+/// children), the system defaults that are symlinks mirrored, and the notes so far.
+struct Binds {
+    kept: Vec<Kept>,
+    symlinks: Vec<Op>,
+    notes: Vec<String>,
+    /// The host's mount table, read when first needed and handed on to the spawn.
+    mountinfo: MountInfo,
+}
+
+impl Binds {
+    /// Does a Shown bind show `p`?
+    fn shows(&self, p: &str) -> bool {
+        self.kept
+            .iter()
+            .any(|k| k.layer == Layer::Shown && within(p, &k.path))
+    }
+}
+
+/// Phase 2: open every bind target by handle, no symlink followed; a target renamed or
+/// replaced by a link since the plan refuses.
+fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
     let mut notes = Vec::new();
-    // Binds: Shown first, parents before children.
     let mut binds: Vec<&crate::plan::Bind> = plan
         .binds
         .iter()
@@ -387,23 +457,22 @@ pub fn prepare_watched(
         match handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))? {
             Opened::Absent => notes.push(format!("{} is absent: not bound", b.path)),
             Opened::Symlink => {
-                if b.why == BindWhy::SystemDefault {
-                    if handle::lkind(&b.path) == Some(Kind::Symlink) {
-                        let t = std::fs::read_link(&b.path).map_err(|e| Refusal::io(&b.path, e))?;
-                        let t = t
-                            .to_str()
-                            .ok_or_else(|| Refusal::BadName(b.path.clone()))?
-                            .to_string();
-                        symlinks.push(Op::Symlink {
-                            target: t,
-                            path: b.path.clone(),
-                        });
-                    }
-                    continue;
+                if b.why != BindWhy::SystemDefault {
+                    return Err(Refusal::SymlinkPlanted {
+                        path: b.path.clone(),
+                    });
                 }
-                return Err(Refusal::SymlinkPlanted {
-                    path: b.path.clone(),
-                });
+                if handle::lkind(&b.path) == Some(Kind::Symlink) {
+                    let t = std::fs::read_link(&b.path).map_err(|e| Refusal::io(&b.path, e))?;
+                    let t = t
+                        .to_str()
+                        .ok_or_else(|| Refusal::BadName(b.path.clone()))?
+                        .to_string();
+                    symlinks.push(Op::Symlink {
+                        target: t,
+                        path: b.path.clone(),
+                    });
+                }
             }
             Opened::Found(fd) => {
                 let now = handle::name_of(&fd).unwrap_or_default();
@@ -424,70 +493,54 @@ pub fn prepare_watched(
             }
         }
     }
-    // A denied exec file that is a regular file now is masked by name in the envelope
-    // (`/dev/null` bound over it: a mount point cannot be removed, renamed or replaced, and
-    // no loader can map what cannot be read); one beneath an allowed directory then need
-    // not be expanded around. One that is absent or not a regular file stays with the
-    // expansion (`landlock`). Each regular file whose name a veto names, in the allowed
-    // directories and the system's program directories, is masked alike.
-    let mut exec = plan.landlock.exec.clone();
-    let mut exec_masks: Vec<String> = Vec::new();
-    if let Some(ex) = exec.as_mut() {
-        let dirs = ex.dirs.clone();
-        let shown = |p: &str| {
-            kept.iter()
-                .any(|k| k.layer == Layer::Shown && within(p, &k.path))
-        };
-        ex.deny_files.retain(|f| {
-            let maskable = handle::lkind(f) == Some(Kind::File) && shown(f);
-            if maskable {
-                exec_masks.push(f.clone());
-            }
-            !(maskable && dirs.iter().any(|d| within(f, d)))
-        });
-        let keys: Vec<String> = ex
-            .deny_names
-            .iter()
-            .map(|n| landlock::name_key(n))
-            .collect();
-        if !keys.is_empty() {
-            for d in vetoed_dirs(&dirs) {
-                if shown(&d) {
-                    exec_masks.extend(vetoed_files(&d, &keys));
-                }
-            }
-        }
-        exec_masks.sort();
-        exec_masks.dedup();
-        if !exec_masks.is_empty() {
-            notes.push(format!(
-                "denied and vetoed exec files masked in the envelope (neither runnable nor readable there): {}",
-                exec_masks.join(", ")
-            ));
-        }
+    Ok(Binds {
+        kept,
+        symlinks,
+        notes,
+        mountinfo: MountInfo::default(),
+    })
+}
+
+/// `place_masks`' result: the binds, the exec admits less the denied files now masked
+/// (what the Landlock phase expands), bwrap's mask operations, the directories masked
+/// whole, and the session-agent variables to remove.
+struct Masked {
+    binds: Binds,
+    exec: Option<ExecAdmits>,
+    /// Allowed directories admitted whole (`ExecMasking::whole`).
+    whole: Vec<String>,
+    masks: Vec<Op>,
+    masked: Vec<String>,
+    env_remove: Vec<String>,
+}
+
+/// Phase 3: every mask (the plan's, the denied and vetoed exec files, the host's session
+/// agents) opened by handle where a Shown bind shows it, and no excluded object left
+/// reachable by another name or mount.
+fn place_masks(
+    plan: &LinuxPlan,
+    mut binds: Binds,
+    listing: VetoListing,
+) -> Result<Masked, Refusal> {
+    let ExecMasking {
+        exec,
+        masks: exec_masks,
+        whole,
+    } = exec_masks(plan, &binds, listing);
+    if !exec_masks.is_empty() {
+        binds.notes.push(format!(
+            "denied and vetoed exec files masked in the envelope (neither runnable nor readable there): {}",
+            exec_masks.join(", ")
+        ));
     }
-    // The host's session agents (tmux, ssh-agent, X, any socket) directly inside a shown
-    // writable directory such as the temp dir are masked, unless the plan binds them itself.
-    let mut agent_masks: Vec<String> = Vec::new();
-    for k in kept
-        .iter()
-        .filter(|k| k.layer == Layer::Shown && k.access == Access::Writable && k.kind == Kind::Dir)
-    {
-        for a in super::agents::in_dir(&k.path) {
-            if !plan.binds.iter().any(|b| within(&b.path, &a)) {
-                agent_masks.push(a);
-            }
-        }
-    }
+    let agent_masks = agent_masks(plan, &binds);
     if !agent_masks.is_empty() {
-        notes.push(format!(
+        binds.notes.push(format!(
             "session agents and sockets masked in the envelope: {}",
             agent_masks.join(", ")
         ));
     }
     let env_remove = crate::environment::agents_to_remove(plan, &agent_masks, &caller_env);
-    // Masks, wherever a Shown bind shows them.
-    let mut masks: Vec<Op> = Vec::new();
     let mut mask_paths: Vec<&str> = plan
         .masks
         .iter()
@@ -497,35 +550,242 @@ pub fn prepare_watched(
         .collect();
     mask_paths.sort();
     mask_paths.dedup();
-    let mut masked: Vec<String> = Vec::new();
-    let mut excluded: Vec<(String, super::alias::Ident)> = Vec::new();
-    for m in mask_paths {
+    let opened = open_masks(&mut binds, &mask_paths, &exec_masks)?;
+    check_aliases(&binds, &opened)?;
+    Ok(Masked {
+        binds,
+        exec,
+        whole,
+        masks: opened.masks,
+        masked: opened.masked,
+        env_remove,
+    })
+}
+
+/// The vetoed names found on the host, listed before the masks are placed: each directory
+/// searched (`vetoed_dirs`) with, for an allowed one, its whole tree's vetoed files
+/// (`vetoed_tree`; `None` where the tree cannot be admitted whole).
+struct VetoListing {
+    dirs: Vec<VetoDir>,
+}
+
+struct VetoDir {
+    dir: String,
+    /// An allowed directory's tree, when every vetoed entry in it can be masked.
+    tree: Option<Vec<String>>,
+    /// A system program directory that is not allowed: its vetoed files, listed.
+    direct: Option<Vec<String>>,
+}
+
+impl VetoListing {
+    fn of(plan: &LinuxPlan) -> VetoListing {
+        let Some(ex) = &plan.landlock.exec else {
+            return VetoListing { dirs: Vec::new() };
+        };
+        if ex.deny_names.is_empty() {
+            return VetoListing { dirs: Vec::new() };
+        }
+        let keys: Vec<String> = ex
+            .deny_names
+            .iter()
+            .map(|n| landlock::name_key(n))
+            .collect();
+        let dirs = vetoed_dirs(&ex.dirs)
+            .into_iter()
+            .map(|dir| {
+                let (tree, direct) = if ex.dirs.contains(&dir) {
+                    (vetoed_tree(&dir, &keys), None)
+                } else {
+                    (None, Some(vetoed_files(&dir, &keys)))
+                };
+                VetoDir { dir, tree, direct }
+            })
+            .collect();
+        VetoListing { dirs }
+    }
+}
+
+/// `exec_masks`' result.
+struct ExecMasking {
+    /// The exec admits left to the Landlock expansion.
+    exec: Option<ExecAdmits>,
+    /// The files to mask, sorted.
+    masks: Vec<String>,
+    /// Allowed directories whose every vetoed entry is among `masks`: admitted whole by
+    /// Landlock, not expanded entry by entry around the vetoed names (`vetoed_tree`).
+    whole: Vec<String>,
+}
+
+/// A denied exec file that is a regular file now is masked by name in the envelope
+/// (`/dev/null` bound over it: a mount point cannot be removed, renamed or replaced, and
+/// no loader can map what cannot be read); one beneath an allowed directory then need
+/// not be expanded around. One that is absent or not a regular file stays with the
+/// expansion (`landlock`). Each regular file whose name a veto names, in the allowed
+/// directories (at any depth) and the system's program directories, is masked alike; an
+/// allowed read-only directory whose vetoed entries are all so masked is admitted whole.
+fn exec_masks(plan: &LinuxPlan, binds: &Binds, mut listing: VetoListing) -> ExecMasking {
+    let mut exec = plan.landlock.exec.clone();
+    let mut masks: Vec<String> = Vec::new();
+    let mut whole: Vec<String> = Vec::new();
+    let Some(ex) = exec.as_mut() else {
+        return ExecMasking { exec, masks, whole };
+    };
+    let dirs = ex.dirs.clone();
+    ex.deny_files.retain(|f| {
+        let maskable = handle::lkind(f) == Some(Kind::File) && binds.shows(f);
+        if maskable {
+            masks.push(f.clone());
+        }
+        !(maskable && dirs.iter().any(|d| within(f, d)))
+    });
+    let keys: Vec<String> = ex
+        .deny_names
+        .iter()
+        .map(|n| landlock::name_key(n))
+        .collect();
+    if !keys.is_empty() {
+        // A directory the program may write to keeps the expansion: what it writes there
+        // later was never listed.
+        let writable = |d: &str| {
+            binds
+                .kept
+                .iter()
+                .any(|k| k.access == Access::Writable && (within(d, &k.path) || within(&k.path, d)))
+        };
+        for VetoDir { dir, tree, direct } in listing.dirs.drain(..) {
+            if !binds.shows(&dir) {
+                continue;
+            }
+            match (tree, direct) {
+                (Some(found), _) if dirs.contains(&dir) && !writable(&dir) => {
+                    masks.extend(found);
+                    whole.push(dir);
+                }
+                (_, Some(direct)) => masks.extend(direct),
+                _ => masks.extend(vetoed_files(&dir, &keys)),
+            }
+        }
+    }
+    if !whole.is_empty() {
+        let aliased = dir_aliases(&whole, binds);
+        whole.retain(|d| !aliased.contains(d));
+    }
+    masks.sort();
+    masks.dedup();
+    ExecMasking { exec, masks, whole }
+}
+
+/// The directories of `dirs` that the envelope would show again elsewhere: a shown mount
+/// point of the host whose root is the directory or one of its ancestors (a bind mount of
+/// `/usr` at `/srv/usr`). A Landlock rule on a directory admits it under every name, and
+/// a mask covers one, so such a directory is expanded around its vetoed names instead of
+/// admitted whole. An unreadable mount table counts every directory as aliased.
+fn dir_aliases(dirs: &[String], binds: &Binds) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(info) = binds.mountinfo.text() else {
+        return dirs.to_vec();
+    };
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "launch site: an allowed directory's ancestors and the shown mount points, by device and inode, to find the directory mounted again"
+    )]
+    let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    let points: Vec<(String, (u64, u64))> = super::alias::mount_points(info)
+        .into_iter()
+        .filter(|mp| binds.shows(mp))
+        .filter_map(|mp| stat(&mp).map(|id| (mp, id)))
+        .collect();
+    let mut out = Vec::new();
+    for d in dirs {
+        let mut anc = Some(d.as_str());
+        while let Some(a) = anc {
+            let Some(id) = stat(a) else {
+                out.push(d.clone());
+                break;
+            };
+            if points.iter().any(|(mp, pid)| *pid == id && mp != a) {
+                out.push(d.clone());
+                break;
+            }
+            anc = match a.rfind('/') {
+                Some(0) if a.len() > 1 => Some("/"),
+                Some(i) if i > 0 => Some(&a[..i]),
+                _ => None,
+            };
+        }
+    }
+    out
+}
+
+/// The host's session agents (tmux, ssh-agent, X, any socket) directly inside a shown
+/// writable directory such as the temp dir, unless the plan binds them itself.
+fn agent_masks(plan: &LinuxPlan, binds: &Binds) -> Vec<String> {
+    let mut out = Vec::new();
+    for k in binds
+        .kept
+        .iter()
+        .filter(|k| k.layer == Layer::Shown && k.access == Access::Writable && k.kind == Kind::Dir)
+    {
+        for a in super::agents::in_dir(&k.path) {
+            if !plan.binds.iter().any(|b| within(&b.path, &a)) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// `open_masks`' result.
+struct OpenedMasks {
+    masks: Vec<Op>,
+    /// Directories masked whole.
+    masked: Vec<String>,
+    /// The excluded objects (not the exec masks), for the alias check.
+    excluded: Vec<(String, super::alias::Ident)>,
+}
+
+/// Open each mask path (sorted) a Shown bind shows, by handle, and turn it into bwrap's
+/// mask operation; a denied program that vanished meanwhile refuses.
+fn open_masks(
+    binds: &mut Binds,
+    mask_paths: &[&str],
+    exec_masks: &[String],
+) -> Result<OpenedMasks, Refusal> {
+    let mut out = OpenedMasks {
+        masks: Vec::new(),
+        masked: Vec::new(),
+        excluded: Vec::new(),
+    };
+    for &m in mask_paths {
         // Within a directory already masked: hidden already (and the empty read-only
         // tmpfs there has no mount point to offer).
-        if masked.iter().any(|d| within(m, d)) {
+        if out.masked.iter().any(|d| within(m, d)) {
             continue;
         }
-        let shown = kept
+        let shown = binds
+            .kept
             .iter()
             .filter(|k| k.layer == Layer::Shown)
             .any(|k| within(m, &k.path) || within(&k.path, m));
         if !shown {
             continue;
         }
+        let is_exec_mask = exec_masks.iter().any(|e| e == m);
         match handle::open_real(m).map_err(|e| Refusal::io(m, e))? {
             // A denied exec file seen a moment ago, gone now: no longer masked, and no
             // longer subtracted by the expansion either, so nothing runs.
-            Opened::Absent if exec_masks.iter().any(|e| e == m) => {
+            Opened::Absent if is_exec_mask => {
                 return Err(Refusal::Other(format!(
                     "the denied program {m} vanished while the launch was prepared; nothing ran"
                 )));
             }
             Opened::Absent => {
-                if kept
+                if binds
+                    .kept
                     .iter()
                     .any(|k| k.access == Access::Writable && within(m, &k.path))
                 {
-                    notes.push(format!(
+                    binds.notes.push(format!(
                         "{m} does not exist under a writable bind: bwrap cannot mask it (the guard still refuses it)"
                     ));
                 }
@@ -543,101 +803,142 @@ pub fn prepare_watched(
                         now,
                     });
                 }
-                if !exec_masks.iter().any(|e| e == m) {
+                if !is_exec_mask {
                     use std::os::fd::AsFd;
                     let id = super::alias::ident(fd.as_fd()).map_err(|e| Refusal::io(m, e))?;
                     super::alias::check_links(m, id)?;
-                    excluded.push((m.to_string(), id));
+                    out.excluded.push((m.to_string(), id));
                 }
+                let path = m.to_string();
                 match handle::kind_of(&fd).map_err(|e| Refusal::io(m, e))? {
                     Kind::Dir => {
-                        masked.push(m.to_string());
-                        masks.push(Op::MaskDir {
-                            path: m.to_string(),
-                        })
+                        out.masked.push(path.clone());
+                        out.masks.push(Op::MaskDir { path })
                     }
-                    _ => masks.push(Op::MaskFile {
-                        path: m.to_string(),
-                    }),
+                    _ => out.masks.push(Op::MaskFile { path }),
                 }
             }
         }
     }
-    // An excluded object mounted again elsewhere in what the envelope shows: another name
-    // the masks do not cover.
-    if !excluded.is_empty() {
-        use std::os::unix::fs::MetadataExt;
-        let info = std::fs::read_to_string("/proc/self/mountinfo")
-            .map_err(|e| Refusal::io("/proc/self/mountinfo", e))?;
-        let shown = |p: &str| {
-            kept.iter()
-                .any(|k| k.layer == Layer::Shown && within(p, &k.path))
-                && !masked.iter().any(|d| within(p, d))
-        };
-        #[allow(
-            clippy::disallowed_methods,
-            reason = "launch site: each excluded path's device and inode, to find its alias mounts"
-        )]
-        let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
-        super::alias::check_mounts(&excluded, &super::alias::mount_points(&info), shown, stat)?;
-    }
+    Ok(out)
+}
 
-    // Landlock, built in the parent from these handles; the expansion runs while bwrap
-    // builds the envelope (`spawn`), and the ruleset reaches the trampoline over the
-    // reach socket before it may exec anything.
-    let wants_fs = plan.landlock.fs_rights && host.landlock_abi > 0;
+/// An excluded object mounted again elsewhere in what the envelope shows: another name
+/// the masks do not cover. Refuses.
+fn check_aliases(binds: &Binds, opened: &OpenedMasks) -> Result<(), Refusal> {
+    if opened.excluded.is_empty() {
+        return Ok(());
+    }
+    use std::os::unix::fs::MetadataExt;
+    let info = binds.mountinfo.text()?;
+    let shown = |p: &str| binds.shows(p) && !opened.masked.iter().any(|d| within(p, d));
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "launch site: each excluded path's device and inode, to find its alias mounts"
+    )]
+    let stat = |p: &str| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    super::alias::check_mounts(
+        &opened.excluded,
+        &super::alias::mount_points(info),
+        shown,
+        stat,
+    )
+}
+
+/// `pend_landlock`'s result: the masked binds and the Landlock ruleset still to build.
+struct Confined {
+    masked: Masked,
+    landlock: Option<PendingLandlock>,
+}
+
+/// Phase 4: what the Landlock ruleset will hold, built in the parent from these handles;
+/// the expansion runs while bwrap builds the envelope (`spawn`), and the ruleset reaches
+/// the trampoline over the reach socket before it may exec anything.
+fn pend_landlock(
+    plan: &LinuxPlan,
+    host: &Host,
+    pins: &Pins,
+    mut masked: Masked,
+) -> Result<Confined, Refusal> {
+    let abi = host.landlock_abi;
+    let wants_fs = plan.landlock.fs_rights && abi > 0;
     // No host daemon through an abstract socket, no signal to a host process: Landlock's
     // scopes wherever the kernel has them, whatever the profile.
-    let scoped = if host.landlock_abi >= landlock::SCOPES_ABI {
+    let scoped = if abi >= landlock::SCOPES_ABI {
         landlock::SCOPE_ABSTRACT_UNIX_SOCKET | landlock::SCOPE_SIGNAL
     } else {
-        notes.push(format!(
-            "this kernel's Landlock (ABI {}) has no scopes: abstract unix sockets and signals of the host are withheld only by the namespaces",
-            host.landlock_abi
+        masked.binds.notes.push(format!(
+            "this kernel's Landlock (ABI {abi}) has no scopes: abstract unix sockets and signals of the host are withheld only by the namespaces"
         ));
         0
     };
-    let mut pending: Option<PendingLandlock> = None;
-    if exec.is_some() || wants_fs || scoped != 0 {
-        let abi = host.landlock_abi;
-        let mut handled = 0;
-        if plan.landlock.exec.is_some() {
-            handled |= landlock::EXECUTE;
-        }
-        if wants_fs {
-            handled |= landlock::read_rights() | landlock::write_rights(abi);
-        }
-        if abi >= 2 {
-            handled |= landlock::REFER;
-        }
-        let mut fs_rules = Vec::new();
-        if wants_fs {
-            for k in &kept {
-                let r = match k.access {
-                    Access::ReadOnly => landlock::read_rights(),
-                    Access::Writable => landlock::read_rights() | landlock::write_rights(abi),
-                };
-                let fd =
-                    handle::dup_above(k.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&k.path, e))?;
-                fs_rules.push((fd, k.kind, r));
-            }
-        }
-        pending = Some(PendingLandlock {
-            handled,
-            scoped,
-            exec,
-            program: plan.program.real.clone(),
-            own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
-            fs_rules,
+    let exec = masked.exec.take();
+    if exec.is_none() && !wants_fs && scoped == 0 {
+        return Ok(Confined {
+            masked,
+            landlock: None,
         });
     }
+    let mut handled = 0;
+    if plan.landlock.exec.is_some() {
+        handled |= landlock::EXECUTE;
+    }
+    if wants_fs {
+        handled |= landlock::read_rights() | landlock::write_rights(abi);
+    }
+    if abi >= 2 {
+        handled |= landlock::REFER;
+    }
+    let mut fs_rules = Vec::new();
+    if wants_fs {
+        for k in &masked.binds.kept {
+            let r = match k.access {
+                Access::ReadOnly => landlock::read_rights(),
+                Access::Writable => landlock::read_rights() | landlock::write_rights(abi),
+            };
+            let fd = handle::dup_above(k.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&k.path, e))?;
+            fs_rules.push((fd, k.kind, r));
+        }
+    }
+    let landlock = Some(PendingLandlock {
+        handled,
+        scoped,
+        exec,
+        program: plan.program.real.clone(),
+        own: handle::dup_above(pins.own.as_raw_fd(), 0).map_err(|e| Refusal::io("pin", e))?,
+        fs_rules,
+        whole: std::mem::take(&mut masked.whole),
+    });
+    Ok(Confined { masked, landlock })
+}
 
-    // The hand-off table.
+/// `mount_table`'s result: bwrap's operations in order, the descriptors they name (each
+/// beside its slot), and what the later phases still carry.
+struct MountTable {
+    ops: Vec<Op>,
+    handoff: Vec<(OwnedFd, RawFd)>,
+    landlock: Option<PendingLandlock>,
+    notes: Vec<String>,
+    env_remove: Vec<String>,
+    mountinfo: MountInfo,
+}
+
+/// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
+/// `--dev`, `--proc`, the Over binds, the pins, and the masks an Over bind would cover
+/// applied again — with a descriptor slot for each bind.
+fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTable, Refusal> {
+    let Masked {
+        binds,
+        masks,
+        masked,
+        env_remove,
+        ..
+    } = c.masked;
     let mut handoff: Vec<(OwnedFd, RawFd)> = Vec::new();
     let mut ops: Vec<Op> = Vec::new();
     let mut next_mount = slot::MOUNT;
     let mut over: Vec<Op> = Vec::new();
-    for k in &kept {
+    for k in &binds.kept {
         if k.layer == Layer::Over && masked.iter().any(|d| within(&k.path, d)) {
             continue;
         }
@@ -655,15 +956,14 @@ pub fn prepare_watched(
         }
     }
     // The pins, read-only at the names their inodes hold now, after every projection bind.
-    let mut pin_fds: Vec<(&OwnedFd, Option<String>)> =
-        vec![(&pins.own, handle::name_of(&pins.own))];
-    pin_fds.push((bwrap_fd, handle::name_of(bwrap_fd)));
-    for (fd, name) in pin_fds {
-        let Some(name) = name else { continue };
+    for fd in [&pins.own, bwrap_pin] {
+        let Some(name) = handle::name_of(fd) else {
+            continue;
+        };
         if name.ends_with(" (deleted)") || !name.starts_with('/') {
             continue;
         }
-        if shown_as_pinned(&name, fd, &kept, &masks, &symlinks) {
+        if shown_as_pinned(&name, fd, &binds.kept, &masks, &binds.symlinks) {
             // Already visible, read-only, as this very inode: a bind would add nothing.
             continue;
         }
@@ -678,10 +978,10 @@ pub fn prepare_watched(
     }
     // A mask at or beneath an Over bind (a write exclusion's directory bound read-only over
     // itself from the host) would be covered by it: it is applied again after.
-    let over_paths: Vec<String> = over
+    let over_paths: Vec<&str> = over
         .iter()
         .filter_map(|op| match op {
-            Op::BindFd { path, .. } => Some(path.clone()),
+            Op::BindFd { path, .. } => Some(path.as_str()),
             _ => None,
         })
         .collect();
@@ -695,13 +995,33 @@ pub fn prepare_watched(
         })
         .cloned()
         .collect();
-    ops.extend(symlinks);
+    ops.extend(binds.symlinks);
     ops.extend(masks);
     ops.push(Op::Dev);
     ops.push(Op::Proc);
     ops.extend(over);
     ops.extend(remask);
+    Ok(MountTable {
+        ops,
+        handoff,
+        landlock: c.landlock,
+        notes: binds.notes,
+        env_remove,
+        mountinfo: binds.mountinfo,
+    })
+}
 
+/// Phase 6: the seccomp programs, bwrap's options and the warrant on sealed memfds, the
+/// pin and the reach socket, every descriptor lifted above every slot.
+fn seal(
+    plan: &LinuxPlan,
+    host: &Host,
+    pins: &Pins,
+    bwrap_pin: &OwnedFd,
+    t: MountTable,
+    watch: Option<Watch>,
+) -> Result<Prepared, Refusal> {
+    let mut handoff = t.handoff;
     let progs = seccomp::programs_for(&plan.seccomp, watch.is_some()).map_err(Refusal::Other)?;
     if progs.len() > slot::SECCOMP_MAX {
         return Err(Refusal::Other("too many seccomp programs".to_string()));
@@ -713,12 +1033,12 @@ pub fn prepare_watched(
         handoff.push((fd, s));
         seccomp_slots.push(s);
     }
-    let options = bwrap::options(plan, &ops, &seccomp_slots)?;
+    let options = bwrap::options(plan, &t.ops, &seccomp_slots)?;
     let args = memfd::sealed("ralc-bwrap-args", &bwrap::args_payload(&options))
         .map_err(|e| Refusal::io("bwrap args memfd", e))?;
     handoff.push((args, slot::ARGS));
 
-    let confinement = match &pending {
+    let confinement = match &t.landlock {
         None => Confinement::Unconfined,
         Some(p) => Confinement::Landlock { handled: p.handled },
     };
@@ -751,18 +1071,19 @@ pub fn prepare_watched(
         let l = handle::dup_above(fd.as_raw_fd(), top + 1).map_err(|e| Refusal::io("lift", e))?;
         lifted.push((l, t));
     }
-    let bwrap_raw = bwrap_fd.as_raw_fd();
+    let bwrap_raw = bwrap_pin.as_raw_fd();
     if (slot::FIRST..=top).contains(&bwrap_raw) {
         return Err(Refusal::SlotCollision { fd: bwrap_raw });
     }
     Ok(Prepared {
         options,
-        notes,
-        landlock: pending,
+        notes: t.notes,
+        landlock: t.landlock,
         handoff: lifted,
         reach: Some(reach_parent),
         bwrap: bwrap_raw,
-        env_remove,
+        env_remove: t.env_remove,
+        mountinfo: t.mountinfo,
         supervise: watch.map(|w| (w, plan.seccomp.clone())),
     })
 }
@@ -851,6 +1172,83 @@ fn vetoed_files(dir: &str, keys: &[String]) -> Vec<String> {
     out
 }
 
+/// Every regular file at any depth beneath `dir` whose name key a veto names, when each
+/// can be masked in its place: `None` (the caller expands around the names instead) when
+/// a vetoed name is a directory or another non-file, a vetoed file has another hard link
+/// (a mask hides one name, not the inode), a name is not Unicode (the expansion never
+/// admits it), a directory repeats (a bind loop), or the tree is deeper than 64 or larger
+/// than the expansion's budget. Symlinks are judged where they point, as by the expansion.
+fn vetoed_tree(dir: &str, keys: &[String]) -> Option<Vec<String>> {
+    let mut walk = VetoWalk {
+        keys,
+        found: Vec::new(),
+        seen: std::collections::HashSet::new(),
+        budget: landlock::EXPANSION_BUDGET,
+    };
+    walk.dir(dir, 0).then_some(walk.found)
+}
+
+struct VetoWalk<'k> {
+    keys: &'k [String],
+    found: Vec<String>,
+    seen: std::collections::HashSet<(u64, u64)>,
+    budget: usize,
+}
+
+impl VetoWalk<'_> {
+    fn vetoed(&self, name: &str) -> bool {
+        if name.is_ascii() {
+            self.keys.iter().any(|k| k.eq_ignore_ascii_case(name))
+        } else {
+            self.keys.contains(&landlock::name_key(name))
+        }
+    }
+
+    fn dir(&mut self, dir: &str, depth: usize) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        if depth > 64 {
+            return false;
+        }
+        let Ok(md) = std::fs::symlink_metadata(dir) else {
+            return false;
+        };
+        if !md.is_dir() || !self.seen.insert((md.dev(), md.ino())) {
+            return false;
+        }
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        for e in rd {
+            let Ok(e) = e else { return false };
+            if self.budget == 0 {
+                return false;
+            }
+            self.budget -= 1;
+            let name = e.file_name();
+            let Some(name) = name.to_str() else {
+                return false;
+            };
+            let Ok(t) = e.file_type() else { return false };
+            if self.vetoed(name) {
+                if t.is_symlink() {
+                    continue;
+                }
+                let path = format!("{}/{name}", dir.trim_end_matches('/'));
+                match std::fs::symlink_metadata(&path) {
+                    Ok(m) if m.is_file() && m.nlink() == 1 => self.found.push(path),
+                    _ => return false,
+                }
+            } else if t.is_dir() {
+                let path = format!("{}/{name}", dir.trim_end_matches('/'));
+                if !self.dir(&path, depth + 1) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
 /// The dynamic loaders of this architecture (their real paths, where they exist): the
 /// kernel opens the loader for `Execute` when it starts any dynamic program.
 fn loaders() -> Vec<String> {
@@ -937,7 +1335,7 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     }
     // Bounded resources: the launch's cgroup where one can be made (removed when `cap`
     // drops, after the wait), else RLIMIT_NPROC alone.
-    let cap = super::cgroup::Cap::create();
+    let cap = super::cgroup::Cap::create_in(p.mountinfo.text().unwrap_or_default());
     let procs: Vec<RawFd> = cap.as_ref().map(|c| c.procs_fds()).unwrap_or_default();
     let nproc = cap.is_err().then(super::cgroup::nproc_fallback);
     // SAFETY: the closure only calls write, setrlimit and dup2, which are
@@ -970,21 +1368,7 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     // refuses, and so does the launch.
     let mut refused: Option<Refusal> = None;
     if let (Some(pending), Some(reach)) = (p.landlock.take(), p.reach.as_ref()) {
-        match pending.build().and_then(Ruleset::into_fd) {
-            Ok(fd) => {
-                if let Err(e) = send_fd(reach, fd.as_raw_fd()) {
-                    if e.raw_os_error() != Some(libc::EPIPE)
-                        && e.raw_os_error() != Some(libc::ECONNRESET)
-                    {
-                        refused = Some(Refusal::io("hand the Landlock ruleset over", e));
-                    }
-                }
-            }
-            Err(r) => {
-                let _ = send_bytes(reach, b"X");
-                refused = Some(r);
-            }
-        }
+        refused = hand_over_ruleset(&pending, reach).err();
     }
     // Supervised: the trampoline reports it was reached, then hands the listener over
     // before it execs the program (which waits for the supervisor's answer). A
@@ -1041,6 +1425,26 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
         stderr,
         observed,
     ))
+}
+
+/// Build the pending ruleset and send it to the trampoline (a peer already gone is no
+/// error: the trampoline refused first). A build that fails sends `X` instead.
+fn hand_over_ruleset(pending: &PendingLandlock, reach: &OwnedFd) -> Result<(), Refusal> {
+    match pending.build().and_then(Ruleset::into_fd) {
+        Ok(fd) => match send_fd(reach, fd.as_raw_fd()) {
+            Err(e)
+                if e.raw_os_error() != Some(libc::EPIPE)
+                    && e.raw_os_error() != Some(libc::ECONNRESET) =>
+            {
+                Err(Refusal::io("hand the Landlock ruleset over", e))
+            }
+            _ => Ok(()),
+        },
+        Err(r) => {
+            let _ = send_bytes(reach, b"X");
+            Err(r)
+        }
+    }
 }
 
 fn send_bytes(fd: &OwnedFd, b: &[u8]) -> std::io::Result<()> {
@@ -1155,4 +1559,54 @@ fn reached(fd: &OwnedFd) -> bool {
     // SAFETY: a one-byte buffer; non-blocking receive.
     let n = unsafe { libc::recv(fd.as_raw_fd(), b.as_mut_ptr().cast(), 1, libc::MSG_DONTWAIT) };
     n == 1 && b[0] == b'T'
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: a temporary directory's real path, to build the tree under test"
+)]
+mod tests {
+    use super::*;
+
+    fn tree() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let root = root.to_str().unwrap().to_string();
+        std::fs::create_dir_all(format!("{root}/sub/deeper")).unwrap();
+        for f in ["a", "Bash", "sub/x", "sub/deeper/bash"] {
+            std::fs::write(format!("{root}/{f}"), "").unwrap();
+        }
+        std::os::unix::fs::symlink("a", format!("{root}/zsh")).unwrap();
+        (dir, root)
+    }
+
+    fn keys() -> Vec<String> {
+        vec!["bash".to_string(), "zsh".to_string()]
+    }
+
+    /// Every vetoed regular file at any depth is found (caseless); a vetoed symlink is
+    /// judged at its target, so it is not among them.
+    #[test]
+    fn the_walk_finds_every_vetoed_file_at_any_depth() {
+        let (_d, root) = tree();
+        let mut found = vetoed_tree(&root, &keys()).expect("maskable");
+        found.sort();
+        assert_eq!(
+            found,
+            vec![format!("{root}/Bash"), format!("{root}/sub/deeper/bash")]
+        );
+    }
+
+    /// A second hard link of a vetoed file, or a directory of a vetoed name, keeps the
+    /// expansion: a mask would hide one name only.
+    #[test]
+    fn a_hard_link_or_a_vetoed_directory_keeps_the_expansion() {
+        let (_d, root) = tree();
+        std::fs::hard_link(format!("{root}/Bash"), format!("{root}/sub/other")).unwrap();
+        assert_eq!(vetoed_tree(&root, &keys()), None);
+        let (_e, root) = tree();
+        std::fs::create_dir(format!("{root}/sub/ZSH")).unwrap();
+        assert_eq!(vetoed_tree(&root, &keys()), None);
+    }
 }
