@@ -313,14 +313,7 @@ impl Ruleset {
                 direct.push(rest);
             }
         }
-        let mut clean = true;
-        // The files to admit if the directory is not clean: NUL-terminated names.
-        let mut files: Vec<u8> = Vec::new();
-        // The inode of each listed file, and of each blocked entry: a rule on a file is a
-        // rule on its inode, so a hard link of a blocked file is not admitted either.
-        let mut file_inos: Vec<u64> = Vec::new();
-        let mut blocked_inos: Vec<u64> = Vec::new();
-        let mut subdir_fds: Vec<OwnedFd> = Vec::new();
+        let mut seen = Listing::default();
         let mut buf = vec![0u8; 64 * 1024];
         loop {
             let n = getdents(listing.as_raw_fd(), &mut buf).map_err(|e| Refusal::io(path, e))?;
@@ -346,73 +339,103 @@ impl Ruleset {
                 if raw == b"." || raw == b".." {
                     continue;
                 }
-                if ctx.budget == 0 {
-                    return Err(Refusal::Expansion {
-                        path: path.to_string(),
-                        why: format!("holds more than {EXPANSION_BUDGET} entries"),
-                    });
-                }
-                ctx.budget -= 1;
-                let Ok(name) = std::str::from_utf8(raw) else {
-                    // A name that is not Unicode cannot be judged: never admitted.
-                    clean = false;
-                    continue;
-                };
-                if ctx.vetoed(name) || direct.contains(&name) {
-                    clean = false;
-                    blocked_inos.push(ino);
-                    continue;
-                }
-                let kind = match dtype {
-                    libc::DT_DIR => Kind::Dir,
-                    libc::DT_REG => Kind::File,
-                    libc::DT_UNKNOWN => match lkind_at(listing.as_raw_fd(), raw) {
-                        Some(k) => k,
-                        None => continue,
-                    },
-                    _ => Kind::Other,
-                };
-                match kind {
-                    Kind::Dir => {
-                        let child = if path == "/" {
-                            format!("/{name}")
-                        } else {
-                            format!("{path}/{name}")
-                        };
-                        let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), name)
-                            .map_err(|e| Refusal::io(&child, e))?
-                        else {
-                            clean = false;
-                            continue;
-                        };
-                        let sub = self.scan(&child, &cfd, ctx, depth + 1)?;
-                        clean &= sub;
-                        if sub {
-                            subdir_fds.push(cfd);
-                        }
-                    }
-                    Kind::File => {
-                        files.extend_from_slice(raw);
-                        files.push(0);
-                        file_inos.push(ino);
-                    }
-                    // Symlinks are judged at their targets; other types never execute.
-                    Kind::Symlink | Kind::Other => {}
-                }
+                let entry = Entry { ino, dtype, raw };
+                self.visit(path, &listing, entry, &direct, ctx, depth, &mut seen)?;
             }
         }
-        if clean {
+        if seen.clean {
             return Ok(true);
         }
-        for cfd in subdir_fds {
+        self.admit_unblocked(&listing, seen)?;
+        Ok(false)
+    }
+
+    /// Judge one listed entry of the directory `path`: a vetoed or blocked name marks the
+    /// directory unclean, a subdirectory is scanned in turn, a file is remembered for
+    /// admission entry by entry.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the scan's own state, handed down unchanged from `scan`"
+    )]
+    fn visit(
+        &mut self,
+        path: &str,
+        listing: &OwnedFd,
+        entry: Entry<'_>,
+        direct: &[&str],
+        ctx: &mut Expand<'_>,
+        depth: usize,
+        seen: &mut Listing,
+    ) -> Result<(), Refusal> {
+        let Entry { ino, dtype, raw } = entry;
+        if ctx.budget == 0 {
+            return Err(Refusal::Expansion {
+                path: path.to_string(),
+                why: format!("holds more than {EXPANSION_BUDGET} entries"),
+            });
+        }
+        ctx.budget -= 1;
+        let Ok(name) = std::str::from_utf8(raw) else {
+            // A name that is not Unicode cannot be judged: never admitted.
+            seen.clean = false;
+            return Ok(());
+        };
+        if ctx.vetoed(name) || direct.contains(&name) {
+            seen.clean = false;
+            seen.blocked_inos.push(ino);
+            return Ok(());
+        }
+        let kind = match dtype {
+            libc::DT_DIR => Kind::Dir,
+            libc::DT_REG => Kind::File,
+            libc::DT_UNKNOWN => match lkind_at(listing.as_raw_fd(), raw) {
+                Some(k) => k,
+                None => return Ok(()),
+            },
+            _ => Kind::Other,
+        };
+        match kind {
+            Kind::Dir => {
+                let child = if path == "/" {
+                    format!("/{name}")
+                } else {
+                    format!("{path}/{name}")
+                };
+                let Opened::Found(cfd) = handle::open_beneath(listing.as_raw_fd(), name)
+                    .map_err(|e| Refusal::io(&child, e))?
+                else {
+                    seen.clean = false;
+                    return Ok(());
+                };
+                let sub = self.scan(&child, &cfd, ctx, depth + 1)?;
+                seen.clean &= sub;
+                if sub {
+                    seen.subdir_fds.push(cfd);
+                }
+            }
+            Kind::File => {
+                seen.files.extend_from_slice(raw);
+                seen.files.push(0);
+                seen.file_inos.push(ino);
+            }
+            // Symlinks are judged at their targets; other types never execute.
+            Kind::Symlink | Kind::Other => {}
+        }
+        Ok(())
+    }
+
+    /// An unclean directory's admissible parts, entry by entry: its clean subdirectories
+    /// as hierarchies, its files unless a blocked entry shares their inode.
+    fn admit_unblocked(&mut self, listing: &OwnedFd, seen: Listing) -> Result<(), Refusal> {
+        for cfd in seen.subdir_fds {
             self.allow(cfd.as_fd(), Kind::Dir, EXECUTE)?;
         }
         // The file handles are closed in batches (`close_range` over each run of
         // consecutive descriptors) rather than one `close` each.
         let mut batch = Batch(Vec::with_capacity(BATCH));
-        let names = files.split(|&b| b == 0).filter(|n| !n.is_empty());
-        for (name, ino) in names.zip(&file_inos) {
-            if blocked_inos.contains(ino) {
+        let names = seen.files.split(|&b| b == 0).filter(|n| !n.is_empty());
+        for (name, ino) in names.zip(&seen.file_inos) {
+            if seen.blocked_inos.contains(ino) {
                 continue;
             }
             if let Some(cfd) = open_file_beneath(listing.as_raw_fd(), name) {
@@ -423,7 +446,40 @@ impl Ruleset {
                 }
             }
         }
-        Ok(false)
+        Ok(())
+    }
+}
+
+/// One entry of a raw `getdents64` batch.
+struct Entry<'a> {
+    ino: u64,
+    dtype: u8,
+    raw: &'a [u8],
+}
+
+/// What a directory's listing showed, as `scan` gathers it.
+struct Listing {
+    /// Nothing below is blocked: the directory may be admitted as one hierarchy.
+    clean: bool,
+    /// The files to admit if the directory is not clean: NUL-terminated names.
+    files: Vec<u8>,
+    /// The inode of each listed file, and of each blocked entry: a rule on a file is a
+    /// rule on its inode, so a hard link of a blocked file is not admitted either.
+    file_inos: Vec<u64>,
+    blocked_inos: Vec<u64>,
+    /// The clean subdirectories, admitted as hierarchies if this one is not clean.
+    subdir_fds: Vec<OwnedFd>,
+}
+
+impl Default for Listing {
+    fn default() -> Listing {
+        Listing {
+            clean: true,
+            files: Vec::new(),
+            file_inos: Vec::new(),
+            blocked_inos: Vec::new(),
+            subdir_fds: Vec::new(),
+        }
     }
 }
 
