@@ -303,6 +303,40 @@ mod bench {
         0
     }
 
+    /// `--supervise [--sh SCRIPT] [--explain]`: the supervised launch against the plain one.
+    fn supervised(args: &[String], plan: LinuxPlan, host: &Host, runs: usize) -> i32 {
+        use ralc_runtime::linux::supervise::Watch;
+        let mut plan = plan;
+        // `--sh SCRIPT`: the plan runs `/bin/sh -c SCRIPT` instead of `/bin/true`.
+        if let Some(i) = args.iter().position(|a| a == "--sh") {
+            #[allow(
+                clippy::disallowed_methods,
+                reason = "benchmark: the shell the measured plan runs, by its real path"
+            )]
+            let sh = std::fs::canonicalize("/bin/sh")
+                .ok()
+                .and_then(|p| p.to_str().map(str::to_string));
+            let Some(sh) = sh else {
+                eprintln!("/bin/sh has no real path here");
+                return 1;
+            };
+            plan.program = LaunchProgram {
+                real: sh.clone(),
+                argv0: "sh".into(),
+                args: vec!["-c".into(), args.get(i + 1).cloned().unwrap_or_default()],
+            };
+            if let Some(ex) = &mut plan.landlock.exec {
+                ex.files.push(sh);
+            }
+        }
+        let watch = if args.iter().any(|a| a == "--explain") {
+            Watch::Explain
+        } else {
+            Watch::Default
+        };
+        supervised_vs_plain(&plan, host, runs, watch)
+    }
+
     pub fn main() -> i32 {
         let args: Vec<String> = std::env::args().skip(1).collect();
         let mut runs = 30usize;
@@ -357,40 +391,22 @@ mod bench {
             .map(str::to_string)
             .collect();
         if supervise {
-            use ralc_runtime::linux::supervise::Watch;
-            let mut plan = plan;
-            // `--sh SCRIPT`: the plan runs `/bin/sh -c SCRIPT` instead of `/bin/true`.
-            if let Some(i) = args.iter().position(|a| a == "--sh") {
-                #[allow(
-                    clippy::disallowed_methods,
-                    reason = "benchmark: the shell the measured plan runs, by its real path"
-                )]
-                let sh = std::fs::canonicalize("/bin/sh")
-                    .ok()
-                    .and_then(|p| p.to_str().map(str::to_string));
-                let Some(sh) = sh else {
-                    eprintln!("/bin/sh has no real path here");
-                    return 1;
-                };
-                plan.program = LaunchProgram {
-                    real: sh.clone(),
-                    argv0: "sh".into(),
-                    args: vec!["-c".into(), args.get(i + 1).cloned().unwrap_or_default()],
-                };
-                if let Some(ex) = &mut plan.landlock.exec {
-                    ex.files.push(sh);
-                }
-            }
-            let watch = if args.iter().any(|a| a == "--explain") {
-                Watch::Explain
-            } else {
-                Watch::Default
-            };
-            return supervised_vs_plain(&plan, &host, runs, watch);
+            return supervised(&args, plan, &host, runs);
         }
+        alternating(&cmd, &plan, &host, &baseline, runs)
+    }
+
+    /// `--cmd A… --vs B…`, or the runtime launch alone, each alternating with `baseline`.
+    fn alternating(
+        cmd: &Option<Vec<String>>,
+        plan: &LinuxPlan,
+        host: &Host,
+        baseline: &[String],
+        runs: usize,
+    ) -> i32 {
         // `--cmd A… --vs B…`: several commands, each alternating with the baseline in
         // the same series (A, baseline, B, baseline, …).
-        let cmds: Vec<Option<Vec<String>>> = match &cmd {
+        let cmds: Vec<Option<Vec<String>>> = match cmd {
             Some(c) => c.split(|a| a == "--vs").map(|c| Some(c.to_vec())).collect(),
             None => vec![None],
         };
@@ -402,7 +418,7 @@ mod bench {
                 let t = Instant::now();
                 let r = match c {
                     Some(c) => run_cmd(c),
-                    None => launch::run(&plan, &host)
+                    None => launch::run(plan, host)
                         .map_err(|e| e.to_string())
                         .and_then(|c| {
                             if c == 0 {
@@ -418,7 +434,7 @@ mod bench {
                     return 1;
                 }
                 let t = Instant::now();
-                if let Err(e) = run_cmd(&baseline) {
+                if let Err(e) = run_cmd(baseline) {
                     eprintln!("baseline failed: {e}");
                     return 1;
                 }
