@@ -1,7 +1,7 @@
 //! A unified diff of two texts, line by line, for `ralc fmt --check`: `---`/`+++` headers
 //! and `@@ -a,b +c,d @@` hunks with three lines of context. The common head and tail are
 //! set aside first; what lies between is matched by a longest common subsequence when it
-//! is small enough ([`LCS_CELLS`]), else shown as one replacement. Pure: text in, text
+//! is small enough (`LCS_CELLS`), else shown as one replacement. Pure: text in, text
 //! out.
 
 /// The largest table (lines × lines) the longest-common-subsequence match builds.
