@@ -64,9 +64,13 @@ impl Drop for Scratch {
     }
 }
 
+/// `ralc run OPTS -- ARGV` in `cwd`, with `TMPDIR` the project itself: left to choose,
+/// gcc takes the first of `/var/tmp`, `/usr/tmp`, `/tmp` it may enter, and `/var/tmp` is
+/// in the sandbox (read-only) whenever the checkout lies beneath it, as a clean clone's does.
 fn ralc_run(cwd: &Path, opts: &[&str], argv: &[&str]) -> Output {
     std::process::Command::new(ralc_bin())
         .current_dir(cwd)
+        .env("TMPDIR", cwd)
         .arg("run")
         .args(opts)
         .arg("--")
