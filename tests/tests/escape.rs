@@ -27,6 +27,7 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
+use ralc_tests::bin::ralc_bin;
 use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::net::UnixListener;
@@ -49,19 +50,6 @@ fn data_dir() -> PathBuf {
 fn data(name: &str) -> String {
     let p = data_dir().join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// The `ralc` binary beside this test's own (`target/<profile>/ralc`).
-pub fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let dir = me.parent().and_then(Path::parent).expect("target dir");
-    let bin = dir.join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`, as scripts/test does)",
-        bin.display()
-    );
-    std::fs::canonicalize(bin).expect("canonical ralc")
 }
 
 #[allow(

@@ -30,22 +30,10 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
+use ralc_tests::bin::{ralc_bin, target_dir};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-
-/// The `ralc` binary beside this test's own (`target/<profile>/ralc`).
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let dir = me.parent().and_then(Path::parent).expect("target dir");
-    let bin = dir.join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`, as scripts/test does)",
-        bin.display()
-    );
-    std::fs::canonicalize(bin).expect("canonical ralc")
-}
 
 /// The marker a hostile attempt prints on success, built at run time so that no command
 /// line holds it.
@@ -60,13 +48,7 @@ struct Scratch {
 
 impl Scratch {
     fn new(name: &str) -> Scratch {
-        let me = std::env::current_exe().expect("current_exe");
-        let target = me
-            .parent()
-            .and_then(Path::parent)
-            .and_then(Path::parent)
-            .expect("target dir");
-        let root = target.join(format!("real-jobs-{name}-{}", std::process::id()));
+        let root = target_dir().join(format!("real-jobs-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(&root).unwrap();
         let root = std::fs::canonicalize(root).unwrap();
