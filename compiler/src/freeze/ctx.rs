@@ -4,14 +4,14 @@
 //! It mints `RealPath`/`FrozenPath` by one disk consultation each. It must never read the
 //! process environment anywhere but `from_process`.
 
-use super::disk::{Disk, RealDisk};
+use super::disk::{Disk, EntryKind, Presence, RealDisk};
 use crate::capability::resolve::{LinkChain, Resolve};
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::lex::{
     absolute_under, fold_dots_under, join_under, parse_bytes, within_limits, PathRules,
 };
 use crate::path::which::{path_entries, which_in};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -59,7 +59,15 @@ pub struct FreezeCtx {
     foreign: bool,
 }
 
-type RealMemo = HashMap<String, Result<RealPath, RealError>>;
+/// What one freeze (or one batch) has learnt of the disk.
+#[derive(Default)]
+struct RealMemo {
+    /// The real form of each folded path resolved so far.
+    real: HashMap<String, Result<RealPath, RealError>>,
+    /// Real forms the disk showed nothing at (`Presence::Missing`): nothing can exist
+    /// beneath one either, so a child's real form is its lexical join, asked of no disk.
+    missing: HashSet<String>,
+}
 
 impl fmt::Debug for FreezeCtx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -268,7 +276,7 @@ impl FreezeCtx {
     fn real_memo(&self, memo: &Mutex<RealMemo>, folded: &str) -> Result<RealPath, RealError> {
         let rules = self.rules;
         let lock = || memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(r) = lock().get(folded) {
+        if let Some(r) = lock().real.get(folded) {
             return r.clone();
         }
         let r = match folded.rsplit_once('/') {
@@ -276,18 +284,45 @@ impl FreezeCtx {
                 let parent = if parent.is_empty() { "/" } else { parent };
                 match self.real_memo(memo, parent) {
                     Ok(p) => match join_under(p.as_str(), name, rules) {
-                        Ok(joined) if !self.disk.is_symlink(&joined) => {
-                            Ok(RealPath::from_resolved(joined))
+                        Ok(joined) => {
+                            // beneath a real form the disk showed nothing at, nothing is
+                            // either (the look would fail the same way): no need to ask
+                            let presence = if lock().missing.contains(p.as_str()) {
+                                Presence::Missing
+                            } else {
+                                self.disk.presence(&joined)
+                            };
+                            match presence {
+                                Presence::Link => self.resolve_real(folded),
+                                Presence::Entry => Ok(RealPath::from_resolved(joined)),
+                                Presence::Missing => {
+                                    lock().missing.insert(joined.clone());
+                                    Ok(RealPath::from_resolved(joined))
+                                }
+                            }
                         }
-                        _ => self.resolve_real(folded),
+                        Err(_) => self.resolve_real(folded),
                     },
                     Err(_) => self.resolve_real(folded),
                 }
             }
             _ => self.resolve_real(folded),
         };
-        lock().insert(folded.to_owned(), r.clone());
+        lock().real.insert(folded.to_owned(), r.clone());
         r
+    }
+
+    /// What kind of entry the real form `real` names (symlinks followed), as
+    /// `Disk::kind` answers, without asking the disk again where this anchor's memo
+    /// already saw nothing at it.
+    pub fn kind(&self, real: &str) -> Option<EntryKind> {
+        if let Some(memo) = &self.memo {
+            let memo = memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if memo.missing.contains(real) {
+                return None;
+            }
+        }
+        self.disk.kind(real)
     }
 
     /// `real_of` by the disk alone, no memo.
@@ -431,6 +466,8 @@ mod tests {
             "/usr",
             "/usr/lib/libz.so",
             "/usr/lib/missing/deeper",
+            "/usr/lib/missing/deeper/still/more",
+            "/usr/lib/libz.so.1/under/a/file",
             "/bin/git",
             "/bin/nothing",
             "/home/u/l/libz.so",
@@ -449,6 +486,80 @@ mod tests {
             }
         }
         assert_eq!(batch.cwd(), ctx.cwd());
+    }
+
+    /// A disk that records every path it is asked about.
+    #[derive(Debug)]
+    struct Asked(MemDisk, Mutex<Vec<String>>);
+
+    impl Disk for Asked {
+        fn canonicalize(&self, path: &str) -> std::io::Result<std::path::PathBuf> {
+            self.1.lock().unwrap().push(path.to_owned());
+            self.0.canonicalize(path)
+        }
+        fn kind(&self, path: &str) -> Option<EntryKind> {
+            self.1.lock().unwrap().push(path.to_owned());
+            self.0.kind(path)
+        }
+        fn is_executable_file(&self, path: &str) -> bool {
+            self.0.is_executable_file(path)
+        }
+        fn read_small(&self, path: &str) -> std::io::Result<Vec<u8>> {
+            self.0.read_small(path)
+        }
+        fn presence(&self, path: &str) -> Presence {
+            self.1.lock().unwrap().push(path.to_owned());
+            self.0.presence(path)
+        }
+        fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
+            self.0.head(path, n)
+        }
+        fn vouched(&self, path: &str) -> bool {
+            self.0.vouched(path)
+        }
+        fn read_link(&self, path: &str) -> Option<String> {
+            self.0.read_link(path)
+        }
+        fn link_owner(&self, path: &str) -> Option<u32> {
+            self.0.link_owner(path)
+        }
+        fn vouched_dir(&self, path: &str) -> bool {
+            self.0.vouched_dir(path)
+        }
+        fn links_in(&self, path: &str) -> Vec<crate::freeze::disk::ListedLink> {
+            self.0.links_in(path)
+        }
+        fn names(&self, path: &str) -> Vec<String> {
+            self.0.names(path)
+        }
+    }
+
+    #[test]
+    fn nothing_beneath_a_missing_path_is_asked_of_the_disk() {
+        let disk = MemDisk::new().dir("/opt").file("/etc/passwd", "");
+        let asked = Arc::new(Asked(disk, Mutex::default()));
+        let ctx = FreezeCtx::from_parts(BTreeMap::new(), "/".into(), asked.clone());
+        let plain = FreezeCtx::from_parts(
+            BTreeMap::new(),
+            "/".into(),
+            Arc::new(MemDisk::new().dir("/opt").file("/etc/passwd", "")),
+        );
+        let batch = ctx.memoized();
+        asked.1.lock().unwrap().clear();
+        for p in ["/opt/tools0/bin0", "/opt/tools0/bin1", "/etc/passwd/x/y"] {
+            assert_eq!(batch.real_of(p), plain.real_of(p), "{p}");
+            assert_eq!(batch.kind(p), None, "{p}");
+        }
+        let seen = asked.1.lock().unwrap().clone();
+        // each missing entry is looked at once; its children, never
+        assert!(seen.contains(&"/opt/tools0".to_owned()), "{seen:?}");
+        assert!(seen.contains(&"/etc/passwd/x".to_owned()), "{seen:?}");
+        for p in ["/opt/tools0/bin0", "/opt/tools0/bin1", "/etc/passwd/x/y"] {
+            assert!(!seen.contains(&p.to_owned()), "{p} asked: {seen:?}");
+        }
+        // without a memo the disk is asked
+        assert_eq!(plain.kind("/etc/passwd"), Some(EntryKind::File));
+        assert_eq!(batch.kind("/etc/passwd"), Some(EntryKind::File));
     }
 
     #[cfg(unix)]
@@ -475,6 +586,8 @@ mod tests {
             "a/rel/z",
             "c/dangling",
             "c/dangling/q",
+            "c/dangling/q/r/s",
+            "none/deeper/still",
             "none/deeper",
             "c/../a/./b",
         ] {

@@ -16,6 +16,18 @@ pub enum EntryKind {
     Other,
 }
 
+/// What is at a path itself, its last component not followed (`lstat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Nothing: the look failed (no such entry, a parent that is not a directory, no
+    /// search permission on the way). Nothing can exist beneath it either.
+    Missing,
+    /// A symlink.
+    Link,
+    /// Any other entry.
+    Entry,
+}
+
 /// The largest pointer or back-pointer file the freeze reads.
 pub const SMALL_FILE_LIMIT: u64 = crate::reader::POINTER_LIMIT;
 
@@ -29,8 +41,12 @@ pub trait Disk: Send + Sync + fmt::Debug {
     fn is_executable_file(&self, path: &str) -> bool;
     /// Read a small file (at most [`SMALL_FILE_LIMIT`] bytes).
     fn read_small(&self, path: &str) -> io::Result<Vec<u8>>;
+    /// What is at `path` itself (not followed).
+    fn presence(&self, path: &str) -> Presence;
     /// Whether the entry at `path` itself (not followed) is a symlink.
-    fn is_symlink(&self, path: &str) -> bool;
+    fn is_symlink(&self, path: &str) -> bool {
+        self.presence(path) == Presence::Link
+    }
     /// The first `n` bytes (or fewer) of the regular file at `path` (followed); `None` when
     /// it is not a readable regular file. Read for a `#!` line (`carrier`).
     fn head(&self, path: &str, n: usize) -> Option<Vec<u8>>;
@@ -110,8 +126,12 @@ impl Disk for RealDisk {
         crate::reader::read_bounded(std::path::Path::new(path), SMALL_FILE_LIMIT)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
     }
-    fn is_symlink(&self, path: &str) -> bool {
-        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+    fn presence(&self, path: &str) -> Presence {
+        match std::fs::symlink_metadata(path) {
+            Err(_) => Presence::Missing,
+            Ok(m) if m.file_type().is_symlink() => Presence::Link,
+            Ok(_) => Presence::Entry,
+        }
     }
     fn head(&self, path: &str, n: usize) -> Option<Vec<u8>> {
         // The reviewed reader: non-blocking, so a FIFO swapped in for the file cannot
@@ -255,8 +275,8 @@ impl Disk for ForeignDisk {
     fn read_small(&self, path: &str) -> io::Result<Vec<u8>> {
         self.canonicalize(path).map(|_| Vec::new())
     }
-    fn is_symlink(&self, _path: &str) -> bool {
-        false
+    fn presence(&self, _path: &str) -> Presence {
+        Presence::Missing
     }
     fn head(&self, _path: &str, _n: usize) -> Option<Vec<u8>> {
         None
@@ -434,6 +454,30 @@ impl Disk for MemDisk {
     }
     fn vouched(&self, path: &str) -> bool {
         self.vouched.contains(path) && matches!(self.entries.get(path), Some(MemEntry::File(..)))
+    }
+    fn presence(&self, path: &str) -> Presence {
+        // `lstat`: the parent followed, the last component not
+        let Some((parent, name)) = path.rsplit_once('/') else {
+            return Presence::Missing;
+        };
+        if name.is_empty() {
+            return match self.resolve(path) {
+                Ok(_) => Presence::Entry,
+                Err(_) => Presence::Missing,
+            };
+        }
+        let parent = if parent.is_empty() { "/" } else { parent };
+        match self.resolve(parent) {
+            Ok((dir, MemEntry::Dir)) => {
+                let own = format!("{}/{name}", dir.trim_end_matches('/'));
+                match self.entries.get(&own) {
+                    None => Presence::Missing,
+                    Some(MemEntry::Link(_)) => Presence::Link,
+                    Some(_) => Presence::Entry,
+                }
+            }
+            _ => Presence::Missing,
+        }
     }
     fn is_symlink(&self, path: &str) -> bool {
         matches!(self.entries.get(path), Some(MemEntry::Link(_)))

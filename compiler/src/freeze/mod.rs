@@ -364,7 +364,7 @@ fn freeze_exec_entry(ctx: &FreezeCtx, e: &ExecEntry, out: &mut Out<'_>) -> Vec<E
             if is_dir_key {
                 return vec![rule(ExecKey::Dir(p))];
             }
-            if ctx.disk().kind(p.real().as_str()) == Some(EntryKind::Dir) {
+            if ctx.kind(p.real().as_str()) == Some(EntryKind::Dir) {
                 out.diags.push(
                     Failure::new(
                         codes::E0320,
