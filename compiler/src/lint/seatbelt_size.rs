@@ -1,5 +1,6 @@
 //! `seatbelt-size`: the stack's macOS Seatbelt profile is near, or over, what
-//! `sandbox-exec` takes for one profile. The profile is rendered from the stack's
+//! `sandbox-exec` takes for one profile. The profile is measured (`macos::measure`: the
+//! renderer's own code, counting instead of keeping the text) from the stack's
 //! projection on the frozen paths (no disk), as `ralc render --target macos` renders it
 //! without a program.
 
@@ -36,8 +37,9 @@ impl Lint for SeatbeltSize {
             }
         };
         let projection = SandboxProjection::of(stack, &AlreadyReal, None);
-        let profile = macos::render(&projection, "", "/usr/local/bin/ralc");
-        let size = profile.size();
+        // measured, not rendered: the same size and refusals without the text
+        let profile = macos::measure(&projection, "", "/usr/local/bin/ralc");
+        let size = profile.size;
         let over = profile.refused.iter().find(|r| r.contains("bytes, over"));
         if let Some(why) = over {
             out.push(

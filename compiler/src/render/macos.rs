@@ -205,11 +205,50 @@ fn ancestors(path: &str) -> Vec<String> {
     out
 }
 
+/// Where the profile text goes: kept (`render`), or only counted (`measure`: the same
+/// bytes written, their length added up, none stored).
+struct Text {
+    keep: bool,
+    buf: String,
+    len: usize,
+}
+
+impl Text {
+    fn push_str(&mut self, s: &str) {
+        self.len += s.len();
+        if self.keep {
+            self.buf.push_str(s);
+        }
+    }
+}
+
+impl std::fmt::Write for Text {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
 /// The profile text under construction: rules and comments, with the first spelling
 /// failure kept as a refusal.
 struct Out {
-    text: String,
+    text: Text,
     refused: Vec<String>,
+}
+
+/// The length of `quote(s)` for a string with no control character.
+fn quoted_len(s: &str) -> usize {
+    s.len() + 2 + s.bytes().filter(|b| matches!(b, b'"' | b'\\')).count()
+}
+
+/// Whether no two of `paths` share a spelling and none fails to quote: each is in its
+/// canonical (short) spelling, with no control character, and they are strictly sorted.
+/// (A canonical path's twin is a long spelling, which no other canonical path is.)
+fn distinct_spellings(paths: &[String]) -> bool {
+    paths.windows(2).all(|w| w[0] < w[1])
+        && paths.iter().all(|p| {
+            !p.chars().any(char::is_control) && !FIRMLINKS.iter().any(|(_, long)| within(p, long))
+        })
 }
 
 impl Out {
@@ -219,6 +258,26 @@ impl Out {
     /// `(ACTION OPS FILTER…)` with one `(KIND "path")` filter per spelling of each path.
     fn rule(&mut self, action: &str, ops: &str, kind: &str, paths: &[String]) {
         if paths.is_empty() {
+            return;
+        }
+        if !self.text.keep && distinct_spellings(paths) {
+            // Measured: no filter repeats and none is refused, so the rule's length is
+            // the sum of its filters' (the order `sort` would give does not change it).
+            let mut filters = 0;
+            let mut len = 0;
+            for p in paths {
+                let q = quoted_len(p);
+                filters += 1;
+                len += kind.len() + 3 + q;
+                for (short, long) in FIRMLINKS {
+                    if within(p, short) {
+                        filters += 1;
+                        len += kind.len() + 3 + q - short.len() + long.len();
+                    }
+                }
+            }
+            let head = action.len() + ops.len() + 5; // "(A O\n  "
+            self.text.len += head + len + 3 * (filters - 1) + 2; // "\n  " between, ")\n"
             return;
         }
         let mut filters = Vec::new();
@@ -232,7 +291,14 @@ impl Out {
         }
         filters.sort();
         filters.dedup();
-        let _ = writeln!(self.text, "({action} {ops}\n  {})", filters.join("\n  "));
+        let _ = write!(self.text, "({action} {ops}\n  ");
+        for (i, f) in filters.iter().enumerate() {
+            if i > 0 {
+                self.text.push_str("\n  ");
+            }
+            self.text.push_str(f);
+        }
+        self.text.push_str(")\n");
     }
     /// An allowance under `prefix` that also excludes each of `carved` within it, in the
     /// order-independent form: `(require-all (subpath P) (require-not (literal X))
@@ -258,11 +324,14 @@ impl Out {
                     }
                 }
             }
-            let _ = writeln!(
-                self.text,
-                "(allow {ops}\n  (require-all\n    {}))",
-                parts.join("\n    ")
-            );
+            let _ = write!(self.text, "(allow {ops}\n  (require-all\n    ");
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    self.text.push_str("\n    ");
+                }
+                self.text.push_str(part);
+            }
+            self.text.push_str("))\n");
         }
     }
 }
@@ -275,21 +344,54 @@ impl Out {
 /// `exec_rules` (and their ancestors), `fs_denies`, `pins`, `net`; then
 /// `Out::finish` refuses what the target cannot take.
 pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) -> SeatbeltProfile {
+    let (text, _, refused) = write_profile(projection, program, self_path, true).finish(self_path);
+    SeatbeltProfile { text, refused }
+}
+
+/// What [`render`] would give, without the text: `size` is its `SeatbeltProfile::size()`
+/// (0 when refused) and `refused` its refusals, the same. The profile is written by the
+/// same code into a counter instead of a string (for the `seatbelt-size` lint, which
+/// reports the size of a profile that may run to megabytes).
+pub fn measure(projection: &SandboxProjection, program: &str, self_path: &str) -> Measured {
+    let (_, size, refused) = write_profile(projection, program, self_path, false).finish(self_path);
+    Measured { size, refused }
+}
+
+/// The size and refusals of a profile [`measure`]d.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Measured {
+    pub size: usize,
+    pub refused: Vec<String>,
+}
+
+/// The whole profile into a `Text` that keeps it (`keep`) or only counts it.
+fn write_profile(
+    projection: &SandboxProjection,
+    program: &str,
+    self_path: &str,
+    keep: bool,
+) -> Out {
     let mut o = Out {
-        text: format!(
-            ";; Rendered by ralc {} from a SandboxProjection. Precedence is section order:\n\
-             ;; fs allows, exec rules, exec ancestors, fs denies, pins, net.\n",
-            env!("CARGO_PKG_VERSION")
-        ),
+        text: Text {
+            keep,
+            buf: String::new(),
+            len: 0,
+        },
         refused: Vec::new(),
     };
+    let _ = write!(
+        o.text,
+        ";; Rendered by ralc {} from a SandboxProjection. Precedence is section order:\n\
+         ;; fs allows, exec rules, exec ancestors, fs denies, pins, net.\n",
+        env!("CARGO_PKG_VERSION")
+    );
     o.text.push_str(BASE);
     let (denies, write_denies) = fs_allows(&mut o, projection);
     exec_rules(&mut o, projection, program, self_path);
     fs_denies(&mut o, &denies, &write_denies);
     pins(&mut o, projection, &denies, &write_denies, self_path);
     net(&mut o, projection.net_offline);
-    o.finish(self_path)
+    o
 }
 
 /// The fs allows: everything, or the reads (with the floor and the system's) and the
@@ -432,27 +534,26 @@ fn net(o: &mut Out, offline: bool) {
 }
 
 impl Out {
-    /// The profile, or its refusals (a relative ralc path, a text over the size limit)
-    /// and no text.
-    fn finish(mut self, self_path: &str) -> SeatbeltProfile {
+    /// The profile's text (empty when only measured), its size, and its refusals (a
+    /// relative ralc path, a text over the size limit); a refused profile has no text
+    /// and size 0.
+    fn finish(mut self, self_path: &str) -> (String, usize, Vec<String>) {
         if !self_path.starts_with('/') {
             self.refused
                 .push(format!("ralc's own path {self_path:?} is not absolute"));
         }
-        if self.text.len() > SIZE_LIMIT {
+        if self.text.len > SIZE_LIMIT {
             self.refused.push(format!(
                 "the profile is {} bytes, over the {SIZE_LIMIT}-byte limit sandbox-exec reports",
-                self.text.len()
+                self.text.len
             ));
         }
         self.refused.sort();
         self.refused.dedup();
-        if !self.refused.is_empty() {
-            self.text.clear();
-        }
-        SeatbeltProfile {
-            text: self.text,
-            refused: self.refused,
+        if self.refused.is_empty() {
+            (self.text.buf, self.text.len, self.refused)
+        } else {
+            (String::new(), 0, self.refused)
         }
     }
 }
@@ -514,6 +615,123 @@ mod tests {
         assert_eq!(ancestors("/a/b/c"), vec!["/a", "/a/b"]);
         assert!(ancestors("/a").is_empty());
         assert!(ancestors("/").is_empty());
+    }
+
+    /// `measure` gives what `render` would: the rendered length and the same refusals.
+    #[test]
+    fn the_measured_size_is_the_rendered_length() {
+        use crate::capability::projection::{FsProjection, KernelExecRules};
+        let v = |xs: &[&str]| xs.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let many = |n: usize, at: &str| {
+            (0..n)
+                .map(|i| format!("{at}/d{}/f{}", i / 100, i % 100))
+                .collect::<Vec<_>>()
+        };
+        let fs = |read: Vec<String>, deny: Vec<String>| FsProjection {
+            read,
+            write: v(&[
+                "/tmp/w",
+                "/private/var/folders/x",
+                "/Users/u/\"q\"",
+                "/Users/u/b\\s",
+            ]),
+            floor: v(&["/dev/null", "/private/etc/hosts", "/etc/hosts"]),
+            deny,
+            write_deny: v(&["/tmp/w/lock", "/Users/u/\"q\"/.git"]),
+        };
+        let exec = |files: Vec<String>, names: &[&str]| {
+            ExecProjection::Restricted(KernelExecRules {
+                allow_dirs: v(&[
+                    "/usr/bin",
+                    "/opt/homebrew/bin",
+                    "/tmp/tools",
+                    "/private/tmp/tools",
+                ]),
+                allow_files: files,
+                deny_dirs: v(&["/usr/bin/sub"]),
+                deny_files: v(&["/usr/bin/sudo", "/private/etc/x"]),
+                deny_names: v(names),
+                carriers: v(&["/bin/sh"]),
+                link_targets: v(&["/usr/lib/x"]),
+            })
+        };
+        let cases = vec![
+            SandboxProjection::default(),
+            SandboxProjection {
+                fs: Some(fs(
+                    v(&[
+                        "/Users/u/proj",
+                        "/tmp/x",
+                        "/private/tmp/x",
+                        "/var",
+                        "/a b/\"c\"",
+                    ]),
+                    v(&["/Users/u/proj/.env", "/tmp/x/secret", "/var/db"]),
+                )),
+                exec: exec(v(&["/usr/local/bin/git", "/private/etc/y"]), &["sh", "c++"]),
+                net_offline: true,
+            },
+            // unsorted, repeated and long-spelled paths
+            SandboxProjection {
+                fs: Some(fs(
+                    v(&["/z", "/a", "/z", "/private/etc/a", "/etc/a", "/etc"]),
+                    Vec::new(),
+                )),
+                exec: exec(v(&["/b", "/a", "/b"]), &[]),
+                net_offline: false,
+            },
+            // refused: a control character, a name that is no regex
+            SandboxProjection {
+                fs: Some(fs(
+                    v(&["/ok", "/bad\nline", "/tmp/tab\there"]),
+                    v(&["/ok/\u{7}"]),
+                )),
+                exec: exec(v(&["/x\u{1}"]), &["a/b"]),
+                net_offline: false,
+            },
+            // near the warning, and over the limit
+            SandboxProjection {
+                fs: Some(fs(many(1200, "/Users/u/data"), Vec::new())),
+                exec: exec(many(100, "/opt/t"), &[]),
+                net_offline: false,
+            },
+            SandboxProjection {
+                fs: Some(fs(many(5000, "/tmp/c"), v(&["/tmp/c/d1/f1"]))),
+                exec: exec(many(5000, "/opt/tools"), &["git"]),
+                net_offline: false,
+            },
+        ];
+        let mut sizes = Vec::new();
+        for (i, p) in cases.iter().enumerate() {
+            for (program, self_path) in [
+                ("", "/usr/local/bin/ralc"),
+                ("/tmp/prog", "/private/tmp/ralc"),
+                ("", "relative/ralc"),
+            ] {
+                let r = render(p, program, self_path);
+                let m = measure(p, program, self_path);
+                assert_eq!(m.size, r.size(), "case {i} {program:?} {self_path:?}");
+                assert_eq!(m.refused, r.refused, "case {i} {program:?} {self_path:?}");
+                sizes.push(m.size);
+            }
+        }
+        // the cases reach every outcome: quiet, near, over (size 0: refused) and refused
+        assert!(
+            sizes.iter().any(|s| (1..SIZE_WARNING).contains(s)),
+            "{sizes:?}"
+        );
+        assert!(
+            sizes
+                .iter()
+                .any(|s| (SIZE_WARNING..=SIZE_LIMIT).contains(s)),
+            "{sizes:?}"
+        );
+        let over = measure(&cases[5], "", "/usr/local/bin/ralc");
+        assert!(
+            over.refused.iter().any(|r| r.contains("bytes, over")),
+            "{over:?}"
+        );
+        assert!(!measure(&cases[3], "", "/x/ralc").refused.is_empty());
     }
 
     #[test]
