@@ -8,10 +8,11 @@ use super::disk::{Disk, EntryKind, Presence, RealDisk};
 use crate::capability::resolve::{LinkChain, Resolve};
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::lex::{
-    absolute_under, fold_dots_under, join_under, parse_bytes, within_limits, PathRules,
+    absolute_under, fold_dots_cow, fold_dots_under, join_under, parse_bytes, within_limits,
+    PathRules,
 };
 use crate::path::which::{path_entries, which_in};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -59,14 +60,16 @@ pub struct FreezeCtx {
     foreign: bool,
 }
 
-/// What one freeze (or one batch) has learnt of the disk.
-#[derive(Default)]
-struct RealMemo {
-    /// The real form of each folded path resolved so far.
-    real: HashMap<String, Result<RealPath, RealError>>,
-    /// Real forms the disk showed nothing at (`Presence::Missing`): nothing can exist
-    /// beneath one either, so a child's real form is its lexical join, asked of no disk.
-    missing: HashSet<String>,
+/// What one freeze (or one batch) has learnt of the disk: the real form of each folded
+/// path resolved so far, and whether the disk showed nothing at that real form
+/// (`Presence::Missing`) — nothing can exist beneath it either, so a child's real form is
+/// its lexical join, asked of no disk.
+type RealMemo = HashMap<String, Memo>;
+
+#[derive(Clone)]
+struct Memo {
+    real: Result<RealPath, RealError>,
+    missing: bool,
 }
 
 impl fmt::Debug for FreezeCtx {
@@ -266,63 +269,69 @@ impl FreezeCtx {
         }
         match &self.memo {
             Some(memo) if self.rules == PathRules::Posix && absolute_under(path, self.rules) => {
-                self.real_memo(memo, &fold_dots_under(path, self.rules))
+                self.real_memo(memo, &fold_dots_cow(path, self.rules)).real
             }
             _ => self.resolve_real(path),
         }
     }
 
     /// `real_of` of a folded absolute POSIX path (so each parent is folded too).
-    fn real_memo(&self, memo: &Mutex<RealMemo>, folded: &str) -> Result<RealPath, RealError> {
+    fn real_memo(&self, memo: &Mutex<RealMemo>, folded: &str) -> Memo {
         let rules = self.rules;
         let lock = || memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(r) = lock().real.get(folded) {
-            return r.clone();
+        if let Some(m) = lock().get(folded) {
+            return m.clone();
         }
-        let r = match folded.rsplit_once('/') {
+        let resolved = |real| Memo {
+            real,
+            missing: false,
+        };
+        let m = match folded.rsplit_once('/') {
             Some((parent, name)) if !name.is_empty() => {
                 let parent = if parent.is_empty() { "/" } else { parent };
-                match self.real_memo(memo, parent) {
-                    Ok(p) => match join_under(p.as_str(), name, rules) {
-                        Ok(joined) => {
-                            // beneath a real form the disk showed nothing at, nothing is
-                            // either (the look would fail the same way): no need to ask
-                            let presence = if lock().missing.contains(p.as_str()) {
-                                Presence::Missing
-                            } else {
-                                self.disk.presence(&joined)
-                            };
-                            match presence {
-                                Presence::Link => self.resolve_real(folded),
-                                Presence::Entry => Ok(RealPath::from_resolved(joined)),
-                                Presence::Missing => {
-                                    lock().missing.insert(joined.clone());
-                                    Ok(RealPath::from_resolved(joined))
-                                }
-                            }
+                let p = self.real_memo(memo, parent);
+                match p.real.map(|p| join_under(p.as_str(), name, rules)) {
+                    Ok(Ok(joined)) => {
+                        // beneath a real form the disk showed nothing at, nothing is
+                        // either (the look would fail the same way): no need to ask
+                        let presence = if p.missing {
+                            Presence::Missing
+                        } else {
+                            self.disk.presence(&joined)
+                        };
+                        match presence {
+                            Presence::Link => resolved(self.resolve_real(folded)),
+                            Presence::Entry => resolved(Ok(RealPath::from_resolved(joined))),
+                            Presence::Missing => Memo {
+                                real: Ok(RealPath::from_resolved(joined)),
+                                missing: true,
+                            },
                         }
-                        Err(_) => self.resolve_real(folded),
-                    },
-                    Err(_) => self.resolve_real(folded),
+                    }
+                    _ => resolved(self.resolve_real(folded)),
                 }
             }
-            _ => self.resolve_real(folded),
+            _ => resolved(self.resolve_real(folded)),
         };
-        lock().real.insert(folded.to_owned(), r.clone());
-        r
+        lock().insert(folded.to_owned(), m.clone());
+        m
     }
 
-    /// What kind of entry the real form `real` names (symlinks followed), as
-    /// `Disk::kind` answers, without asking the disk again where this anchor's memo
-    /// already saw nothing at it.
-    pub fn kind(&self, real: &str) -> Option<EntryKind> {
+    /// What kind of entry `path`'s real form names (symlinks followed), as `Disk::kind`
+    /// answers, without asking the disk again where this anchor's memo already saw
+    /// nothing at it.
+    pub fn kind_of(&self, path: &FrozenPath) -> Option<EntryKind> {
         if let Some(memo) = &self.memo {
             let memo = memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            if memo.missing.contains(real) {
+            // the memo's key is the folded surface the path was frozen from
+            if memo
+                .get(path.surface_str())
+                .is_some_and(|m| m.missing && m.real.as_ref() == Ok(path.real()))
+            {
                 return None;
             }
         }
-        self.disk.kind(real)
+        self.disk.kind(path.real().as_str())
     }
 
     /// `real_of` by the disk alone, no memo.
@@ -548,7 +557,8 @@ mod tests {
         asked.1.lock().unwrap().clear();
         for p in ["/opt/tools0/bin0", "/opt/tools0/bin1", "/etc/passwd/x/y"] {
             assert_eq!(batch.real_of(p), plain.real_of(p), "{p}");
-            assert_eq!(batch.kind(p), None, "{p}");
+            let frozen = batch.freeze_path(p).unwrap();
+            assert_eq!(batch.kind_of(&frozen), None, "{p}");
         }
         let seen = asked.1.lock().unwrap().clone();
         // each missing entry is looked at once; its children, never
@@ -557,9 +567,11 @@ mod tests {
         for p in ["/opt/tools0/bin0", "/opt/tools0/bin1", "/etc/passwd/x/y"] {
             assert!(!seen.contains(&p.to_owned()), "{p} asked: {seen:?}");
         }
-        // without a memo the disk is asked
-        assert_eq!(plain.kind("/etc/passwd"), Some(EntryKind::File));
-        assert_eq!(batch.kind("/etc/passwd"), Some(EntryKind::File));
+        // without a memo, or where the memo saw something, the disk is asked
+        let passwd = plain.freeze_path("/etc/passwd").unwrap();
+        assert_eq!(plain.kind_of(&passwd), Some(EntryKind::File));
+        assert_eq!(batch.kind_of(&passwd), Some(EntryKind::File));
+        assert!(asked.1.lock().unwrap().contains(&"/etc/passwd".to_owned()));
     }
 
     #[cfg(unix)]

@@ -364,7 +364,7 @@ fn freeze_exec_entry(ctx: &FreezeCtx, e: &ExecEntry, out: &mut Out<'_>) -> Vec<E
             if is_dir_key {
                 return vec![rule(ExecKey::Dir(p))];
             }
-            if ctx.kind(p.real().as_str()) == Some(EntryKind::Dir) {
+            if ctx.kind_of(&p) == Some(EntryKind::Dir) {
                 out.diags.push(
                     Failure::new(
                         codes::E0320,

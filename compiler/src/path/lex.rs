@@ -427,6 +427,32 @@ pub fn is_bare_root(raw: &str, rules: PathRules) -> bool {
 /// Windows non-namespace heads are respelled with `\`; device, malformed and exact
 /// namespace paths are kept whole; a trailing separator is dropped (save for a root).
 pub fn fold_dots_under(raw: &str, rules: PathRules) -> String {
+    fold_dots_cow(raw, rules).into_owned()
+}
+
+/// `fold_dots_under`, borrowing `raw` when it is already folded (an absolute POSIX path
+/// whose every name is neither empty, `.` nor `..`: the fold would give it back).
+pub fn fold_dots_cow(raw: &str, rules: PathRules) -> std::borrow::Cow<'_, str> {
+    if rules == PathRules::Posix && is_folded_posix(raw) {
+        std::borrow::Cow::Borrowed(raw)
+    } else {
+        std::borrow::Cow::Owned(fold_dots_general(raw, rules))
+    }
+}
+
+/// An absolute POSIX path the fold leaves as it is: `/`, or `/` and names, none empty,
+/// `.` or `..` (so no doubled or trailing separator).
+fn is_folded_posix(raw: &str) -> bool {
+    raw == "/"
+        || raw.strip_prefix('/').is_some_and(|names| {
+            names
+                .split('/')
+                .all(|n| !n.is_empty() && n != "." && n != "..")
+        })
+}
+
+/// The fold itself, for any path under any rules.
+fn fold_dots_general(raw: &str, rules: PathRules) -> String {
     let p = parse_bytes(raw.as_bytes(), rules);
     if p.kind_whole_guard() {
         return raw.to_string();
@@ -543,13 +569,64 @@ pub fn join_under(base: &str, sub: &str, rules: PathRules) -> Result<String, Sub
         }
         out.push_str(name);
     }
-    Ok(fold_dots_under(&out, rules))
+    // most joins need no fold: the joined text is kept, not copied
+    Ok(match fold_dots_cow(&out, rules) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(folded) => folded,
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use PathRules::*;
+
+    #[test]
+    fn an_already_folded_posix_path_folds_to_itself_and_others_as_before() {
+        let cases = [
+            "/",
+            "/a",
+            "/a/b",
+            "/a/b/",
+            "//a",
+            "/a//b",
+            "/./a",
+            "/a/.",
+            "/a/..",
+            "/..",
+            "/a/../b",
+            "/.a/..b/...",
+            "a/b",
+            "",
+            ".",
+            "/a\\b",
+            "/é/ü",
+            "/a/b/./c/../d",
+        ];
+        for raw in cases {
+            for rules in [Posix, Windows] {
+                let fast = fold_dots_cow(raw, rules);
+                assert_eq!(fast, fold_dots_general(raw, rules), "{raw:?} {rules:?}");
+                assert_eq!(
+                    matches!(fast, std::borrow::Cow::Borrowed(_)),
+                    rules == Posix && fold_dots_general(raw, rules) == raw && raw.starts_with('/'),
+                    "{raw:?} {rules:?}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_borrowing_fold_is_the_fold(raw in "[/a.\\\\]{0,12}") {
+            for rules in [Posix, Windows] {
+                proptest::prop_assert_eq!(
+                    fold_dots_under(&raw, rules),
+                    fold_dots_general(&raw, rules)
+                );
+            }
+        }
+    }
 
     #[test]
     fn heads() {
