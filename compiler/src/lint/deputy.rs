@@ -7,7 +7,7 @@
 //!
 //! It reports and never denies; it must never change a verdict.
 
-use super::judge::{at, components, StackIndex};
+use super::judge::{at, depth, StackIndex};
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 use crate::capability::layer::{ExecKey, Origin};
 use crate::capability::stack::GrantStack;
@@ -94,7 +94,7 @@ fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
         });
     }
     // Keep the islands: a live prefix beneath another live prefix is part of it.
-    live.sort_by_key(|f| components(f.prefix.as_str()).len());
+    live.sort_by_key(|f| depth(f.prefix.as_str()));
     let mut kept: Vec<DeputyFinding> = Vec::new();
     for f in live {
         if !kept

@@ -21,6 +21,7 @@ use crate::path::identity::{path_within, Identity};
 use crate::typecheck::profile::ExecPolicy;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::Bound;
 
 /// One component's index key under an identity (the Collision key is the model's memoised
 /// `capability::index::key_of`).
@@ -49,6 +50,35 @@ pub fn key(identity: Identity, path: &str) -> String {
     k
 }
 
+/// The number of components of an absolute POSIX-style real path (`components(p).len()`).
+pub fn depth(path: &str) -> usize {
+    path.split('/').filter(|c| !c.is_empty()).count()
+}
+
+/// Whether `path` is its own index key under `identity` (`key` would give it back): `/`,
+/// or `/` and non-empty names, which `Collision` leaves alone (ASCII, no uppercase).
+fn is_own_key(identity: Identity, path: &str) -> bool {
+    path == "/"
+        || (path.starts_with('/')
+            && !path.ends_with('/')
+            && !path.contains("//")
+            && match identity {
+                Identity::Stored => true,
+                Identity::Collision => {
+                    path.is_ascii() && !path.bytes().any(|b| b.is_ascii_uppercase())
+                }
+            })
+}
+
+/// `key`, borrowing `path` when it is its own key.
+fn key_cow(identity: Identity, path: &str) -> Cow<'_, str> {
+    if is_own_key(identity, path) {
+        Cow::Borrowed(path)
+    } else {
+        Cow::Owned(key(identity, path))
+    }
+}
+
 /// The keys of `path` and each of its ancestors, the path itself last.
 pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
     let comps = components(path);
@@ -61,25 +91,26 @@ pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
     out
 }
 
-/// Entries indexed by the key of their real path (several may share one).
+/// Entries indexed by the key of their real path (several may share one; a path that is
+/// its own key is borrowed, not copied).
 #[derive(Debug)]
 pub struct PathIndex<'a, T> {
     identity: Identity,
-    map: BTreeMap<String, Vec<(&'a str, &'a T)>>,
+    map: BTreeMap<Cow<'a, str>, Vec<(&'a str, &'a T)>>,
 }
 
 impl<'a, T> PathIndex<'a, T> {
     pub fn new(identity: Identity, items: impl IntoIterator<Item = (&'a str, &'a T)>) -> Self {
-        let mut map: BTreeMap<String, Vec<(&'a str, &'a T)>> = BTreeMap::new();
+        let mut map: BTreeMap<Cow<'a, str>, Vec<(&'a str, &'a T)>> = BTreeMap::new();
         for (p, t) in items {
-            map.entry(key(identity, p)).or_default().push((p, t));
+            map.entry(key_cow(identity, p)).or_default().push((p, t));
         }
         PathIndex { identity, map }
     }
     /// Entries whose path is `path` or an ancestor of it, deepest first.
     pub fn covering(&self, path: &str) -> Vec<(usize, &'a T)> {
         let mut out = Vec::new();
-        for (depth, k) in ancestor_keys(self.identity, path).iter().enumerate().rev() {
+        let mut at = |depth: usize, k: &str| {
             if let Some(v) = self.map.get(k) {
                 for (p, t) in v {
                     if path_within(self.identity, p, path) {
@@ -87,24 +118,46 @@ impl<'a, T> PathIndex<'a, T> {
                     }
                 }
             }
+        };
+        if is_own_key(self.identity, path) {
+            // the ancestors' keys are `path`'s own prefixes, cut at each separator
+            let (mut k, mut d) = (path, depth(path));
+            loop {
+                at(d, k);
+                if d == 0 {
+                    break;
+                }
+                k = match k.rfind('/') {
+                    Some(0) | None => "/",
+                    Some(i) => &k[..i],
+                };
+                d -= 1;
+            }
+        } else {
+            for (depth, k) in ancestor_keys(self.identity, path).iter().enumerate().rev() {
+                at(depth, k);
+            }
         }
         out
     }
     /// Entries whose path lies strictly beneath `path` (a range scan of the index).
     pub fn beneath(&self, path: &str) -> Vec<&'a T> {
-        let k = key(self.identity, path);
+        let k = key_cow(self.identity, path);
         let lo = if k == "/" {
             "/".to_string()
         } else {
             format!("{k}/")
         };
         let mut out = Vec::new();
-        for (kk, v) in self.map.range(lo.clone()..) {
+        for (kk, v) in self
+            .map
+            .range::<str, _>((Bound::Included(lo.as_str()), Bound::Unbounded))
+        {
             if !kk.starts_with(&lo) {
                 break;
             }
             for (p, t) in v {
-                if path_within(self.identity, path, p) && key(self.identity, p) != k {
+                if path_within(self.identity, path, p) && key_cow(self.identity, p) != k {
                     out.push(*t);
                 }
             }
@@ -113,16 +166,16 @@ impl<'a, T> PathIndex<'a, T> {
     }
     /// Whether some entry lies strictly beneath `path` (stops at the first).
     pub fn has_beneath(&self, path: &str) -> bool {
-        let k = key(self.identity, path);
+        let k = key_cow(self.identity, path);
         let lo = if k == "/" {
             "/".to_string()
         } else {
             format!("{k}/")
         };
         self.map
-            .range(lo.clone()..)
+            .range::<str, _>((Bound::Included(lo.as_str()), Bound::Unbounded))
             .take_while(|(kk, _)| kk.starts_with(&lo))
-            .any(|(kk, v)| kk != &k && v.iter().any(|(p, _)| path_within(self.identity, path, p)))
+            .any(|(kk, v)| *kk != k && v.iter().any(|(p, _)| path_within(self.identity, path, p)))
     }
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
@@ -313,7 +366,7 @@ impl<'a> StackIndex<'a> {
                 Ok(None) => {}
                 Ok(Some(r)) => {
                     let d = match &r.key {
-                        ExecKey::Dir(p) => components(p.real().as_str()).len(),
+                        ExecKey::Dir(p) => depth(p.real().as_str()),
                         _ => 0,
                     };
                     if best.is_none_or(|(bd, _)| d > bd) {
@@ -399,5 +452,37 @@ mod tests {
         let idx = PathIndex::new(Identity::Stored, items.iter().map(|(p, t)| (p.as_str(), t)));
         assert_eq!(idx.beneath("/a/b"), vec![&3]);
         assert_eq!(idx.beneath("/").len(), 3);
+    }
+
+    /// The borrowed keys and the prefix walk find what the owned keys of every ancestor
+    /// find, under both identities, for paths that are their own keys and paths that are
+    /// not.
+    #[test]
+    fn covering_walks_the_same_keys_as_ancestor_keys() {
+        let paths = [
+            "/", "/a", "/a/b", "/a/b/c", "/A", "/A/b", "/a/B/c", "/é", "/é/x", "/a/", "//a",
+            "/a//b", "/ab", "/a/bc", "/x/y/z/w",
+        ];
+        let items: Vec<(String, usize)> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.to_string(), i))
+            .collect();
+        for identity in [Identity::Stored, Identity::Collision] {
+            let idx = PathIndex::new(identity, items.iter().map(|(p, t)| (p.as_str(), t)));
+            for q in paths.iter().chain(&["/a/b/c/d", "/A/B/C", "/q", "/é/x/y"]) {
+                let mut want = Vec::new();
+                for (d, k) in ancestor_keys(identity, q).iter().enumerate().rev() {
+                    for (p, t) in &items {
+                        if key(identity, p) == *k && path_within(identity, p, q) {
+                            want.push((d, t));
+                        }
+                    }
+                }
+                assert_eq!(idx.covering(q), want, "{q} {identity:?}");
+                assert_eq!(key_cow(identity, q), key(identity, q), "{q} {identity:?}");
+                assert_eq!(depth(q), components(q).len());
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! beneath a write, a deny beneath a deny, an exec directory beneath a directory of the
 //! same policy with nothing of the other policy between them). Reads one layer at a time.
 
-use super::judge::{at, components, ExecIndex, FsIndex, PathIndex};
+use super::judge::{at, depth, ExecIndex, FsIndex, PathIndex};
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 use crate::capability::layer::{ExecKey, ExecRule, FsEntry, Origin};
 use crate::freeze::places::{read_head, Head, Place};
@@ -57,7 +57,7 @@ fn fs_cover<'a>(
     idx: &PathIndex<'a, FsEntry>,
     same_kind: bool,
 ) -> Option<&'a FsEntry> {
-    let own = components(e.path.real().as_str()).len();
+    let own = depth(e.path.real().as_str());
     idx.covering(e.path.real().as_str())
         .into_iter()
         .find(|(d, c)| {
@@ -93,7 +93,7 @@ fn exec_cover<'a>(
         return None;
     };
     let path = p.real().as_str();
-    let own = components(path).len();
+    let own = depth(path);
     let (same, other) = match r.policy {
         ExecPolicy::Allow => (&x.dir_allow, &x.dir_deny),
         ExecPolicy::Deny => (&x.dir_deny, &x.dir_allow),
