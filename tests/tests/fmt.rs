@@ -109,6 +109,7 @@ fn meaning(text: &[u8]) -> Value {
             sources: &sources,
             places: &places,
             stack: None,
+            index: None,
         };
         let lints = ralc::lint::run_layers(&input, &ralc::lint::LintLevels::default());
         out["layer"] = layer;

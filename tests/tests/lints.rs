@@ -267,6 +267,7 @@ fn lint(case: &Case) -> Vec<Diagnostic> {
         sources: &case.sources,
         places: &case.places,
         stack: None,
+        index: None,
     };
     ralc::lint::run_layers(&input, &case.levels)
 }
@@ -458,6 +459,7 @@ fn lint_source(text: &str) -> Vec<String> {
         sources: &sources,
         places: &Places::default(),
         stack: None,
+        index: None,
     };
     ralc::lint::run_layers(&input, &LintLevels::default())
         .iter()

@@ -51,6 +51,7 @@ mod tests {
             sources: &sm,
             places: &Places::default(),
             stack: None,
+            index: None,
         };
         let mut out = Vec::new();
         LegacyFormLint.check(&input, &mut out);

@@ -99,14 +99,40 @@ pub struct LintInput<'a> {
     pub places: &'a Places,
     /// The composed stack, when there is one: fs judgments are then the model's.
     pub stack: Option<&'a crate::capability::stack::GrantStack>,
+    /// These layers (and this stack) already indexed, shared by the lints of one run
+    /// (`run_layers` builds it once); `None`: each `index()` builds its own.
+    pub index: Option<&'a judge::StackIndex<'a>>,
 }
 
 impl<'a> LintInput<'a> {
-    /// The layers indexed, judged by the model when a stack is present.
-    pub fn index(&self) -> judge::StackIndex<'a> {
+    /// The layers indexed, judged by the model when a stack is present: the run's shared
+    /// index when there is one.
+    pub fn index(&self) -> IndexRef<'a> {
+        match self.index {
+            Some(shared) => IndexRef::Shared(shared),
+            None => IndexRef::Own(Box::new(self.build_index())),
+        }
+    }
+    fn build_index(&self) -> judge::StackIndex<'a> {
         match self.stack {
             Some(st) => judge::StackIndex::of_stack(st),
             None => judge::StackIndex::new(self.layers),
+        }
+    }
+}
+
+/// A `StackIndex`, shared by a run's lints or built for one.
+pub enum IndexRef<'a> {
+    Shared(&'a judge::StackIndex<'a>),
+    Own(Box<judge::StackIndex<'a>>),
+}
+
+impl<'a> std::ops::Deref for IndexRef<'a> {
+    type Target = judge::StackIndex<'a>;
+    fn deref(&self) -> &judge::StackIndex<'a> {
+        match self {
+            IndexRef::Shared(s) => s,
+            IndexRef::Own(s) => s,
         }
     }
 }
@@ -231,6 +257,7 @@ pub fn run(
         sources,
         places: &places,
         stack: Some(stack),
+        index: None,
     };
     run_layers(&input, levels)
 }
@@ -255,6 +282,7 @@ pub fn for_compiled(compiled: &crate::pipeline::Compiled, levels: &LintLevels) -
                 sources: &compiled.sources,
                 places: &places,
                 stack: None,
+                index: None,
             };
             run_layers(&input, levels)
         }
@@ -265,6 +293,22 @@ pub fn for_compiled(compiled: &crate::pipeline::Compiled, levels: &LintLevels) -
 /// profiles' directives, which win for their scope), sorted. A denied lint's findings
 /// are errors. Also reports malformed directives (`lint-directive`).
 pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic> {
+    // the layers indexed once for every lint (each would otherwise build its own)
+    let shared = match input.index {
+        Some(_) => None,
+        None => Some(input.build_index()),
+    };
+    let with_index;
+    let input = match &shared {
+        Some(idx) => {
+            with_index = LintInput {
+                index: Some(idx),
+                ..*input
+            };
+            &with_index
+        }
+        None => input,
+    };
     let directives = directive::Directives::parse(input.sources);
     let mut out = Vec::new();
     for lint in registry::all() {

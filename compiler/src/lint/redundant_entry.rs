@@ -124,9 +124,18 @@ impl Lint for RedundantEntry {
             .filter(|e| matches!(e.form, ExecKeyForm::Selector(_)))
             .map(|e| e.key_span)
             .collect();
-        for layer in input.layers {
+        let index = input.index();
+        for (i, layer) in input.layers.iter().enumerate() {
             if let Some(fs) = &layer.fs {
-                let idx = FsIndex::new(fs);
+                // the run's index of this layer's fs (built here when it has none)
+                let own;
+                let idx = match index.fs.iter().find(|(l, _)| *l == i) {
+                    Some((_, idx)) => idx,
+                    None => {
+                        own = FsIndex::new(fs);
+                        &own
+                    }
+                };
                 for e in &fs.read {
                     if let Some(c) =
                         fs_cover(e, &idx.write, false).or_else(|| fs_cover(e, &idx.read, true))
@@ -145,14 +154,22 @@ impl Lint for RedundantEntry {
                     }
                 }
             }
-            if let Some(x) = ExecIndex::new(layer) {
+            let own;
+            let x = match index.exec.iter().find(|(l, _)| *l == i) {
+                Some((_, x)) => Some(x),
+                None => {
+                    own = ExecIndex::new(layer);
+                    own.as_ref()
+                }
+            };
+            if let Some(x) = x {
                 for r in x.rules {
                     // a selector's directories depend on the machine (`path:` names
                     // `/usr/bin` here, not there): never redundant by accident of PATH
                     if selectors.contains(&r.origin.span) {
                         continue;
                     }
-                    if let Some(c) = exec_cover(r, &x, |c| !selectors.contains(&c.origin.span)) {
+                    if let Some(c) = exec_cover(r, x, |c| !selectors.contains(&c.origin.span)) {
                         push(out, "exec directory", &r.origin, &c.origin);
                     }
                 }

@@ -79,6 +79,7 @@ mod tests {
             sources: &sources,
             places: &places,
             stack: Some(stack),
+            index: None,
         };
         let mut out = Vec::new();
         SeatbeltSize.check(&input, &mut out);

@@ -230,6 +230,7 @@ pub fn check_with(
         sources,
         places,
         stack: None,
+        index: None,
     };
     let mut out = Vec::new();
     lint.check(&input, &mut out);
