@@ -308,7 +308,7 @@ impl Rules<ExecScope> {
         keep: &dyn Fn(&ExecScope) -> bool,
         out: &mut KernelExecRules,
     ) {
-        for (k, c) in self.table().cells() {
+        for (k, c) in self.cells() {
             let tool = |n: &String| tools.get(n).cloned().flatten();
             if c.negative.is_some() {
                 match k {

@@ -281,7 +281,7 @@ impl PathIndex {
     }
 }
 
-use super::table::{Cell, Scope, Table, Verdict};
+use super::table::{Cell, Scope, Support, Table, Verdict};
 
 /// A scope the index can file: by the real path it lies along (`None`: it speaks
 /// regardless of path, such as `Any` or a name veto, and is always a candidate).
@@ -289,10 +289,12 @@ pub trait Indexed: Scope {
     fn index_path(&self) -> Option<&str>;
 }
 
-/// A table compiled once for judging: the table, its cells in an array, and its index.
+/// A table compiled once for judging: its cells in an array (moved out of the table, in
+/// its scope order), and its index. An empty table of the same layer stands in for the
+/// table where a judgment needs only the layer.
 #[derive(Clone, Debug)]
 pub struct Rules<K> {
-    table: Table<K>,
+    empty: Table<K>,
     /// Each cell with its rank bounds `[negative, positive]` (`Scope::bound`).
     cells: Vec<(K, Cell, [u32; 2])>,
     index: PathIndex,
@@ -303,9 +305,13 @@ impl<K: Indexed> Rules<K> {
     pub fn compile(table: Table<K>) -> Self {
         let mut index = PathIndex::default();
         let mut always = Vec::new();
+        let empty = Table::new(table.layer());
         let cells: Vec<(K, Cell, [u32; 2])> = table
-            .cells()
-            .map(|(k, c)| (k.clone(), c.clone(), [k.bound(true), k.bound(false)]))
+            .into_cells()
+            .map(|(k, c)| {
+                let b = [k.bound(true), k.bound(false)];
+                (k, c, b)
+            })
             .collect();
         for (i, (k, _, _)) in cells.iter().enumerate() {
             let id = u32::try_from(i).unwrap_or(u32::MAX);
@@ -315,14 +321,28 @@ impl<K: Indexed> Rules<K> {
             }
         }
         Rules {
-            table,
+            empty,
             cells,
             index,
             always,
         }
     }
-    pub fn table(&self) -> &Table<K> {
-        &self.table
+    /// The scopes and their evidence, in scope order (`Table::cells`).
+    pub fn cells(&self) -> impl Iterator<Item = (&K, &Cell)> {
+        self.cells.iter().map(|(k, c, _)| (k, c))
+    }
+    /// The scopes carrying live positive evidence (`Table::live`).
+    pub fn live(&self) -> impl Iterator<Item = (&K, &Support)> {
+        self.cells()
+            .filter_map(|(k, c)| match (&c.positive, &c.negative) {
+                (Some(p), None) => Some((k, p)),
+                _ => None,
+            })
+    }
+    /// The table's verdict over every cell, without the index (`Judge::verdict`).
+    pub fn verdict(&self, s: &K::Subject, arg: Option<&str>) -> Verdict<K> {
+        self.empty
+            .decide_bounded(self.cells.iter().map(|(k, c, b)| (k, c, *b)), s, arg)
     }
     /// Judge a subject whose per-component keys are `keys` (`subject_keys` of its path).
     pub fn judge(&self, s: &K::Subject, keys: &[SubjectKey<'_>], arg: Option<&str>) -> Verdict<K> {
@@ -331,7 +351,7 @@ impl<K: Indexed> Rules<K> {
             .candidates(keys)
             .chain(self.always.iter().copied());
         let cells = &self.cells;
-        self.table.decide_bounded(
+        self.empty.decide_bounded(
             ids.filter_map(|i| cells.get(i as usize))
                 .map(|(k, c, b)| (k, c, *b)),
             s,

@@ -183,10 +183,15 @@ proptest! {
         let keys = subject_keys(&s);
         let r = Rules::compile(a.clone());
         prop_assert_eq!(r.judge(&s, &keys, None), a.verdict(&s, None));
+        prop_assert_eq!(r.verdict(&s, None), a.verdict(&s, None));
+        prop_assert!(r.cells().eq(a.cells()));
+        prop_assert!(r.live().eq(a.live()));
         let keys = subject_keys(x.real().as_str());
         let arg = arg.as_deref();
         let r = Rules::compile(e.clone());
         prop_assert_eq!(r.judge(&x, &keys, arg), e.verdict(&x, arg));
+        prop_assert_eq!(r.verdict(&x, arg), e.verdict(&x, arg));
+        prop_assert!(r.cells().eq(e.cells()));
     }
 
     #[test]

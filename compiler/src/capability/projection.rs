@@ -77,9 +77,7 @@ fn all_grant<K: super::index::Indexed + Own>(rules: &[(usize, Rules<K>)], scope:
         Some(path) => super::index::with_subject_keys(path, |keys| {
             rules.iter().all(|(_, t)| grants(t.judge(&own, keys, None)))
         }),
-        None => rules
-            .iter()
-            .all(|(_, t)| grants(t.table().decide(t.table().cells(), &*own, None))),
+        None => rules.iter().all(|(_, t)| grants(t.verdict(&*own, None))),
     }
 }
 
@@ -151,7 +149,7 @@ fn tidy(v: &mut Vec<String>) {
 fn region_positives(rules: &[(usize, Rules<FsScope>)]) -> Vec<String> {
     let mut out = Vec::new();
     for (_, t) in rules {
-        for (k, _) in t.table().live() {
+        for (k, _) in t.live() {
             if fs_all_grant(rules, k) {
                 out.push(k.real().to_owned());
             }

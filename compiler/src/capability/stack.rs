@@ -639,7 +639,7 @@ fn through_link(
         .as_str()
         .rsplit_once('/')
         .map(|(d, _)| if d.is_empty() { "/" } else { d })?;
-    let held = t.table().live().any(|(k, _)| match k {
+    let held = t.live().any(|(k, _)| match k {
         ExecScope::Dir(p) => {
             let d = p.real().as_str();
             d.strip_suffix('/').unwrap_or(d) == dir

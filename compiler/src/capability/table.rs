@@ -210,6 +210,10 @@ impl<K: Scope> Table<K> {
     pub fn cells(&self) -> impl Iterator<Item = (&K, &Cell)> {
         self.cells.iter()
     }
+    /// The scopes and their evidence, in scope order, moved out of the table.
+    pub fn into_cells(self) -> impl Iterator<Item = (K, Cell)> {
+        self.cells.into_iter()
+    }
     fn slot(&mut self, scope: K) -> &mut Cell {
         self.cells.entry(scope).or_default()
     }
