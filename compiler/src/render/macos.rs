@@ -9,6 +9,7 @@
 
 use crate::capability::projection::{ExecProjection, SandboxProjection};
 use ralc_runtime::plan::within;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -108,17 +109,22 @@ pub fn spellings(path: &str) -> Vec<String> {
 /// A path in its short firmlink spelling (`/private/tmp/x` → `/tmp/x`), so two
 /// spellings of one path are one entry (`spellings` adds the other back).
 pub fn canonical(path: &str) -> String {
-    for (short, long) in FIRMLINKS {
-        if within(path, long) {
-            return format!("{short}{}", &path[long.len()..]);
-        }
-    }
-    path.to_string()
+    canonical_cow(path).into_owned()
 }
 
-/// Paths in their canonical spelling, sorted, once each.
-fn norm<'a>(paths: impl IntoIterator<Item = &'a String>) -> Vec<String> {
-    let mut v: Vec<String> = paths.into_iter().map(|p| canonical(p)).collect();
+/// `canonical`, borrowing a path that is already in its short spelling.
+fn canonical_cow(path: &str) -> Cow<'_, str> {
+    for (short, long) in FIRMLINKS {
+        if within(path, long) {
+            return Cow::Owned(format!("{short}{}", &path[long.len()..]));
+        }
+    }
+    Cow::Borrowed(path)
+}
+
+/// Paths in their canonical spelling, sorted, once each (borrowed where already so).
+fn norm<'a>(paths: impl IntoIterator<Item = &'a String>) -> Vec<Cow<'a, str>> {
+    let mut v: Vec<Cow<'a, str>> = paths.into_iter().map(|p| canonical_cow(p)).collect();
     v.sort();
     v.dedup();
     v
@@ -176,33 +182,41 @@ fn name_regex(name: &str) -> Result<String, String> {
 
 /// The entries of the sorted `paths` strictly beneath `prefix`: a contiguous run, found by
 /// binary search (no pass over every pair of prefix and exclusion).
-fn strictly_within<'a>(paths: &[&'a String], prefix: &str) -> Vec<&'a String> {
+fn strictly_within<'p, 'a>(paths: &'p [&'a str], prefix: &str) -> &'p [&'a str] {
+    if paths.is_empty() {
+        return paths;
+    }
     let dir = if prefix == "/" {
         "/".to_string()
     } else {
         format!("{prefix}/")
     };
-    let start = paths.partition_point(|x| x.as_str() < dir.as_str());
-    paths[start..]
+    let start = paths.partition_point(|x| *x < dir.as_str());
+    let n = paths[start..]
         .iter()
-        .take_while(|x| x.starts_with(&dir) && x.as_str() != prefix)
-        .copied()
-        .collect()
+        .take_while(|x| x.starts_with(&dir) && **x != prefix)
+        .count();
+    &paths[start..start + n]
 }
 
 /// Every proper ancestor of `path` (`/` excluded: the base reads it), outermost first.
-fn ancestors(path: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut at = path;
-    while let Some((parent, _)) = at.rsplit_once('/') {
-        if parent.is_empty() {
-            break;
-        }
-        out.push(parent.to_string());
-        at = parent;
-    }
+fn ancestors(path: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = parents(path).collect();
     out.reverse();
     out
+}
+
+/// Every proper ancestor of `path` (`/` excluded), innermost first, borrowed.
+fn parents(path: &str) -> impl Iterator<Item = &str> {
+    let mut at = path;
+    std::iter::from_fn(move || {
+        let (parent, _) = at.rsplit_once('/')?;
+        if parent.is_empty() {
+            return None;
+        }
+        at = parent;
+        Some(parent)
+    })
 }
 
 /// Where the profile text goes: kept (`render`), or only counted (`measure`: the same
@@ -244,9 +258,9 @@ fn quoted_len(s: &str) -> usize {
 /// Whether no two of `paths` share a spelling and none fails to quote: each is in its
 /// canonical (short) spelling, with no control character, and they are strictly sorted.
 /// (A canonical path's twin is a long spelling, which no other canonical path is.)
-fn distinct_spellings(paths: &[String]) -> bool {
-    paths.windows(2).all(|w| w[0] < w[1])
-        && paths.iter().all(|p| {
+fn distinct_spellings<P: AsRef<str>>(paths: &[P]) -> bool {
+    paths.windows(2).all(|w| w[0].as_ref() < w[1].as_ref())
+        && paths.iter().map(AsRef::as_ref).all(|p| {
             !p.chars().any(char::is_control) && !FIRMLINKS.iter().any(|(_, long)| within(p, long))
         })
 }
@@ -256,7 +270,7 @@ impl Out {
         let _ = write!(self.text, "\n;; {title}\n");
     }
     /// `(ACTION OPS FILTER…)` with one `(KIND "path")` filter per spelling of each path.
-    fn rule(&mut self, action: &str, ops: &str, kind: &str, paths: &[String]) {
+    fn rule<P: AsRef<str>>(&mut self, action: &str, ops: &str, kind: &str, paths: &[P]) {
         if paths.is_empty() {
             return;
         }
@@ -265,7 +279,7 @@ impl Out {
             // the sum of its filters' (the order `sort` would give does not change it).
             let mut filters = 0;
             let mut len = 0;
-            for p in paths {
+            for p in paths.iter().map(AsRef::as_ref) {
                 let q = quoted_len(p);
                 filters += 1;
                 len += kind.len() + 3 + q;
@@ -282,7 +296,7 @@ impl Out {
         }
         let mut filters = Vec::new();
         for p in paths {
-            for s in spellings(p) {
+            for s in spellings(p.as_ref()) {
                 match quote(&s) {
                     Ok(q) => filters.push(format!("({kind} {q})")),
                     Err(e) => self.refused.push(e),
@@ -303,7 +317,7 @@ impl Out {
     /// An allowance under `prefix` that also excludes each of `carved` within it, in the
     /// order-independent form: `(require-all (subpath P) (require-not (literal X))
     /// (require-not (subpath X)) …)`, one per spelling of the prefix.
-    fn carved(&mut self, ops: &str, prefix: &str, carved: &[&String]) {
+    fn carved(&mut self, ops: &str, prefix: &str, carved: &[&str]) {
         for p in spellings(prefix) {
             let mut parts = Vec::new();
             match quote(&p) {
@@ -397,13 +411,16 @@ fn write_profile(
 /// The fs allows: everything, or the reads (with the floor and the system's) and the
 /// writes, each prefix with an exclusion inside carved; the metadata of their ancestors.
 /// The exclusions and write exclusions, normalised, for the later sections.
-fn fs_allows(o: &mut Out, projection: &SandboxProjection) -> (Vec<String>, Vec<String>) {
+fn fs_allows<'a>(
+    o: &mut Out,
+    projection: &'a SandboxProjection,
+) -> (Vec<Cow<'a, str>>, Vec<Cow<'a, str>>) {
     o.section("fs allows");
     let Some(fs) = &projection.fs else {
         o.text.push_str("(allow file-read*)\n(allow file-write*)\n");
         return (Vec::new(), Vec::new());
     };
-    let mut metadata: BTreeSet<String> = BTreeSet::new();
+    let mut metadata: BTreeSet<&str> = BTreeSet::new();
     let denies = norm(&fs.deny);
     let write_denies = norm(&fs.write_deny);
     let system: Vec<String> = SYSTEM_READ.iter().map(|s| s.to_string()).collect();
@@ -412,26 +429,26 @@ fn fs_allows(o: &mut Out, projection: &SandboxProjection) -> (Vec<String>, Vec<S
     for (ops, list) in [("file-read*", &read), ("file-write*", &write)] {
         // Prefixes with nothing excluded beneath them share one rule; each one
         // with an exclusion inside is its own order-independent carve-out.
-        let mut plain: Vec<String> = Vec::new();
-        let mut carve: Vec<&String> = denies.iter().collect();
+        let mut plain: Vec<&str> = Vec::new();
+        let mut carve: Vec<&str> = denies.iter().map(|d| &**d).collect();
         if ops == "file-write*" {
-            carve.extend(&write_denies);
+            carve.extend(write_denies.iter().map(|d| &**d));
             carve.sort();
             carve.dedup();
         }
         for p in list.iter() {
             let inside = strictly_within(&carve, p);
             if inside.is_empty() {
-                plain.push(p.clone());
+                plain.push(p);
             } else {
-                o.carved(ops, p, &inside);
+                o.carved(ops, p, inside);
             }
-            metadata.extend(ancestors(p));
+            metadata.extend(parents(p));
         }
         o.rule("allow", ops, "subpath", &plain);
     }
     if !metadata.is_empty() {
-        let m: Vec<String> = metadata.iter().cloned().collect();
+        let m: Vec<&str> = metadata.into_iter().collect();
         o.rule("allow", "file-read-metadata", "literal", &m);
     }
     (denies, write_denies)
@@ -442,6 +459,13 @@ fn fs_allows(o: &mut Out, projection: &SandboxProjection) -> (Vec<String>, Vec<S
 fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_path: &str) {
     o.section("exec rules");
     let mut exec_ancestors: BTreeSet<String> = BTreeSet::new();
+    let mut add_ancestors = |p: &str| {
+        for a in parents(p) {
+            if !exec_ancestors.contains(a) {
+                exec_ancestors.insert(a.to_owned());
+            }
+        }
+    };
     match &projection.exec {
         ExecProjection::Unrestricted => o.text.push_str("(allow process-exec)\n"),
         ExecProjection::Restricted(k) => {
@@ -471,7 +495,7 @@ fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_p
                 }
             }
             for p in dirs.iter().chain(&files) {
-                exec_ancestors.extend(ancestors(p));
+                add_ancestors(p);
             }
         }
     }
@@ -481,7 +505,7 @@ fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_p
 }
 
 /// The fs denies: each exclusion whole, each write exclusion's writes.
-fn fs_denies(o: &mut Out, denies: &[String], write_denies: &[String]) {
+fn fs_denies(o: &mut Out, denies: &[Cow<'_, str>], write_denies: &[Cow<'_, str>]) {
     o.section("fs denies");
     o.rule("deny", "file-read* file-write*", "literal", denies);
     o.rule("deny", "file-read* file-write*", "subpath", denies);
@@ -493,19 +517,22 @@ fn fs_denies(o: &mut Out, denies: &[String], write_denies: &[String]) {
 fn pins(
     o: &mut Out,
     projection: &SandboxProjection,
-    denies: &[String],
-    write_denies: &[String],
+    denies: &[Cow<'_, str>],
+    write_denies: &[Cow<'_, str>],
     self_path: &str,
 ) {
     o.section("pins");
-    let mut pins: BTreeSet<String> = BTreeSet::new();
-    if let Some(fs) = &projection.fs {
-        let write: BTreeSet<String> = norm(&fs.write).into_iter().collect();
+    let mut pins: BTreeSet<&str> = BTreeSet::new();
+    let write: BTreeSet<Cow<'_, str>> = match &projection.fs {
+        Some(fs) => norm(&fs.write).into_iter().collect(),
+        None => BTreeSet::new(),
+    };
+    if projection.fs.is_some() {
         for x in denies.iter().chain(write_denies) {
             // Outermost first: once an ancestor lies within a write prefix, so do the rest.
             let mut inside = false;
             for a in ancestors(x) {
-                inside = inside || write.contains(&a) || write.contains("/");
+                inside = inside || write.contains(a) || write.contains("/");
                 if inside {
                     pins.insert(a);
                 }
@@ -513,7 +540,7 @@ fn pins(
         }
     }
     pins.extend(ancestors(self_path));
-    let pins: Vec<String> = pins.into_iter().collect();
+    let pins: Vec<&str> = pins.into_iter().collect();
     o.rule("deny", "file-write*", "literal", &[self_path.to_string()]);
     o.rule("deny", "file-write-unlink", "literal", &pins);
 }
@@ -613,6 +640,7 @@ mod tests {
     #[test]
     fn ancestors_are_proper_and_outermost_first() {
         assert_eq!(ancestors("/a/b/c"), vec!["/a", "/a/b"]);
+        assert_eq!(parents("/a/b/c").collect::<Vec<_>>(), vec!["/a/b", "/a"]);
         assert!(ancestors("/a").is_empty());
         assert!(ancestors("/").is_empty());
     }
