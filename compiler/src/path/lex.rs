@@ -337,6 +337,10 @@ pub const MAX_COMPONENTS: usize = 256;
 /// [`MAX_COMPONENTS`] non-empty components (either separator counted under Windows rules).
 /// Checked before any work proportional to the path's shape is done.
 pub fn within_limits(raw: &str, rules: PathRules) -> bool {
+    // n non-empty components take at least 2n - 1 bytes: a short path needs no count
+    if raw.len() < 2 * MAX_COMPONENTS {
+        return true;
+    }
     raw.len() <= PATH_MAX_BYTES
         && raw
             .as_bytes()
@@ -443,12 +447,24 @@ pub fn fold_dots_cow(raw: &str, rules: PathRules) -> std::borrow::Cow<'_, str> {
 /// An absolute POSIX path the fold leaves as it is: `/`, or `/` and names, none empty,
 /// `.` or `..` (so no doubled or trailing separator).
 fn is_folded_posix(raw: &str) -> bool {
-    raw == "/"
-        || raw.strip_prefix('/').is_some_and(|names| {
-            names
-                .split('/')
-                .all(|n| !n.is_empty() && n != "." && n != "..")
-        })
+    let b = raw.as_bytes();
+    if b == b"/" {
+        return true;
+    }
+    if b.first() != Some(&b'/') {
+        return false;
+    }
+    // one pass over the bytes: each name (between separators, and to the end) checked
+    let mut start = 1;
+    for i in 1..=b.len() {
+        if i == b.len() || b[i] == b'/' {
+            if matches!(&b[start..i], b"" | b"." | b"..") {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    true
 }
 
 /// The fold itself, for any path under any rules.
@@ -580,6 +596,23 @@ pub fn join_under(base: &str, sub: &str, rules: PathRules) -> Result<String, Sub
 mod tests {
     use super::*;
     use PathRules::*;
+
+    #[test]
+    fn within_limits_counts_components_only_where_there_could_be_too_many() {
+        let count = |raw: &str| raw.split(['/', '\\']).filter(|c| !c.is_empty()).count();
+        for n in [250, 255, 256, 257, 300] {
+            for raw in [
+                "/a".repeat(n),
+                "a/".repeat(n),
+                "/ab".repeat(n),
+                "//a".repeat(n),
+            ] {
+                let want = raw.len() <= PATH_MAX_BYTES && count(&raw) <= MAX_COMPONENTS;
+                assert_eq!(within_limits(&raw, Posix), want, "{n} {}", raw.len());
+                assert_eq!(within_limits(&raw, Windows), want, "{n} {}", raw.len());
+            }
+        }
+    }
 
     #[test]
     fn an_already_folded_posix_path_folds_to_itself_and_others_as_before() {
