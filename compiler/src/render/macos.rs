@@ -421,6 +421,7 @@ fn fs_allows<'a>(
         return (Vec::new(), Vec::new());
     };
     let mut metadata: BTreeSet<&str> = BTreeSet::new();
+    let mut last_parent: Option<&str> = None;
     let denies = norm(&fs.deny);
     let write_denies = norm(&fs.write_deny);
     let system: Vec<String> = SYSTEM_READ.iter().map(|s| s.to_string()).collect();
@@ -443,7 +444,12 @@ fn fs_allows<'a>(
             } else {
                 o.carved(ops, p, inside);
             }
-            metadata.extend(parents(p));
+            // sorted paths: a run of siblings shares every ancestor, added once
+            let parent = parents(p).next();
+            if parent != last_parent {
+                metadata.extend(parents(p));
+                last_parent = parent;
+            }
         }
         o.rule("allow", ops, "subpath", &plain);
     }
@@ -459,7 +465,14 @@ fn fs_allows<'a>(
 fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_path: &str) {
     o.section("exec rules");
     let mut exec_ancestors: BTreeSet<String> = BTreeSet::new();
+    let mut last_parent: Option<String> = None;
     let mut add_ancestors = |p: &str| {
+        // a run of siblings shares every ancestor, added once
+        let parent = parents(p).next();
+        if parent == last_parent.as_deref() {
+            return;
+        }
+        last_parent = parent.map(str::to_owned);
         for a in parents(p) {
             if !exec_ancestors.contains(a) {
                 exec_ancestors.insert(a.to_owned());
