@@ -20,8 +20,7 @@ use crate::path::frozen::RealPath;
 use crate::path::identity::{path_within, Identity};
 use crate::typecheck::profile::ExecPolicy;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::ops::Bound;
+use std::collections::HashMap;
 
 /// One component's index key under an identity (the Collision key is the model's memoised
 /// `capability::index::key_of`).
@@ -92,26 +91,61 @@ pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
 }
 
 /// Entries indexed by the key of their real path (several may share one; a path that is
-/// its own key is borrowed, not copied).
+/// its own key is borrowed, not copied): the keys in order, for the scans beneath a path,
+/// and hashed, for the lookups along one.
 #[derive(Debug)]
 pub struct PathIndex<'a, T> {
     identity: Identity,
-    map: BTreeMap<Cow<'a, str>, Vec<(&'a str, &'a T)>>,
+    /// Each key with its entries (in the order given), keys ascending.
+    sorted: Vec<(Cow<'a, str>, Vec<(&'a str, &'a T)>)>,
+    /// Each key's place in `sorted`.
+    at: HashMap<Cow<'a, str>, usize>,
 }
 
 impl<'a, T> PathIndex<'a, T> {
     pub fn new(identity: Identity, items: impl IntoIterator<Item = (&'a str, &'a T)>) -> Self {
-        let mut map: BTreeMap<Cow<'a, str>, Vec<(&'a str, &'a T)>> = BTreeMap::new();
-        for (p, t) in items {
-            map.entry(key_cow(identity, p)).or_default().push((p, t));
+        let mut keyed: Vec<(Cow<'a, str>, (&'a str, &'a T))> = items
+            .into_iter()
+            .map(|(p, t)| (key_cow(identity, p), (p, t)))
+            .collect();
+        // stable: entries under one key keep the order they were given in
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut sorted: Vec<(Cow<'a, str>, Vec<(&'a str, &'a T)>)> = Vec::new();
+        for (k, e) in keyed {
+            match sorted.last_mut() {
+                Some((last, v)) if *last == k => v.push(e),
+                _ => sorted.push((k, vec![e])),
+            }
         }
-        PathIndex { identity, map }
+        let at = sorted
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.clone(), i))
+            .collect();
+        PathIndex {
+            identity,
+            sorted,
+            at,
+        }
+    }
+    /// The entries filed under key `k`.
+    fn get(&self, k: &str) -> Option<&Vec<(&'a str, &'a T)>> {
+        let i = *self.at.get(k)?;
+        self.sorted.get(i).map(|(_, v)| v)
+    }
+    /// The keys from `lo` on, ascending, with their entries.
+    fn from_key<'s>(
+        &'s self,
+        lo: &str,
+    ) -> impl Iterator<Item = &'s (Cow<'a, str>, Vec<(&'a str, &'a T)>)> {
+        let start = self.sorted.partition_point(|(k, _)| k.as_ref() < lo);
+        self.sorted[start..].iter()
     }
     /// Entries whose path is `path` or an ancestor of it, deepest first.
     pub fn covering(&self, path: &str) -> Vec<(usize, &'a T)> {
         let mut out = Vec::new();
         let mut at = |depth: usize, k: &str| {
-            if let Some(v) = self.map.get(k) {
+            if let Some(v) = self.get(k) {
                 for (p, t) in v {
                     if path_within(self.identity, p, path) {
                         out.push((depth, *t));
@@ -149,10 +183,7 @@ impl<'a, T> PathIndex<'a, T> {
             format!("{k}/")
         };
         let mut out = Vec::new();
-        for (kk, v) in self
-            .map
-            .range::<str, _>((Bound::Included(lo.as_str()), Bound::Unbounded))
-        {
+        for (kk, v) in self.from_key(&lo) {
             if !kk.starts_with(&lo) {
                 break;
             }
@@ -172,13 +203,12 @@ impl<'a, T> PathIndex<'a, T> {
         } else {
             format!("{k}/")
         };
-        self.map
-            .range::<str, _>((Bound::Included(lo.as_str()), Bound::Unbounded))
+        self.from_key(&lo)
             .take_while(|(kk, _)| kk.starts_with(&lo))
             .any(|(kk, v)| *kk != k && v.iter().any(|(p, _)| path_within(self.identity, path, p)))
     }
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.sorted.is_empty()
     }
 }
 
