@@ -182,7 +182,7 @@ fn build_layer(
             line: i as u32 + 1,
             column: (indent + kind.len() + 2) as u32,
             span: Span::new(file, arg_start, arg_start + arg.len()),
-            written: arg.split("=>").next().unwrap_or("").to_string(),
+            written: arg.split("=>").next().unwrap_or("").into(),
         };
         let policy = || match words.clone().next() {
             Some("allow") => ExecPolicy::Allow,
@@ -562,8 +562,8 @@ mod end_to_end {
         let f = deputy(&[p], &t.home(), &t.proj());
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].prefix.as_str(), t.proj());
-        assert_eq!(f[0].exec_entry.as_ref().unwrap().written, "cwd:/");
-        assert_eq!(f[0].write_entry.as_ref().unwrap().written, "cwd:");
+        assert_eq!(&*f[0].exec_entry.as_ref().unwrap().written, "cwd:/");
+        assert_eq!(&*f[0].write_entry.as_ref().unwrap().written, "cwd:");
         assert_eq!(f[0].write_entry.as_ref().unwrap().line, 3);
     }
 
@@ -587,7 +587,7 @@ mod end_to_end {
         let f = deputy(&[p], &t.home(), &t.proj());
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].prefix.as_str(), format!("{}/tools/bin", t.root));
-        assert_eq!(f[0].write_entry.as_ref().unwrap().written, "~/scratch");
+        assert_eq!(&*f[0].write_entry.as_ref().unwrap().written, "~/scratch");
     }
 
     #[test]

@@ -604,7 +604,7 @@ fn empty_selectors() {
     let (caps, d) = run(&prof(&[("volta:", ExecPolicy::Allow)], &[], &[], &[]), &c);
     assert!(d.is_empty(), "{d:?}");
     assert_eq!(caps.dead.len(), 1);
-    assert_eq!(caps.dead[0].origin.written, "volta:");
+    assert_eq!(&*caps.dead[0].origin.written, "volta:");
     assert_eq!(
         (caps.dead[0].origin.line, caps.dead[0].origin.column),
         (1, 4)

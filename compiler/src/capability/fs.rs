@@ -95,7 +95,7 @@ pub fn synthetic(file: &str, written: &str) -> Origin {
         line: 0,
         column: 0,
         span: Default::default(),
-        written: written.to_owned(),
+        written: written.into(),
     }
 }
 

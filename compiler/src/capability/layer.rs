@@ -21,8 +21,9 @@ pub struct Origin {
     pub column: u32,
     /// The span of the entry's key, for diagnostics and SARIF locations.
     pub span: Span,
-    /// The entry's text as written (`/usr/bin/`, `~/.ssh`, `git`).
-    pub written: String,
+    /// The entry's text as written (`/usr/bin/`, `~/.ssh`, `git`), shared: an origin is
+    /// copied into every table and citation that names the entry.
+    pub written: Arc<str>,
 }
 
 /// What a layer's file is to the composition (spec §4.4).
@@ -238,7 +239,7 @@ mod wire {
                         line: o.line,
                         column: o.column,
                         span: (o.span.file.0, o.span.start, o.span.end),
-                        written: o.written.clone(),
+                        written: o.written.to_string(),
                     };
                     (key, Rule { policy, origin })
                 })
@@ -273,7 +274,7 @@ mod wire {
                         line: r.origin.line,
                         column: r.origin.column,
                         span: Span::new(FileId(r.origin.span.0), r.origin.span.1, r.origin.span.2),
-                        written: r.origin.written,
+                        written: r.origin.written.into(),
                     },
                 })
                 .collect();

@@ -655,6 +655,6 @@ mod tests {
                 except: vec![]
             }
         );
-        assert!(matches!(&fs[0].entry, Some((Side::Old, o)) if o.written == "/h/s"));
+        assert!(matches!(&fs[0].entry, Some((Side::Old, o)) if &*o.written == "/h/s"));
     }
 }

@@ -43,7 +43,7 @@ fn exclusion_beats_allowance_at_any_depth() {
     match s.read("/home/u/.ssh/config", &h) {
         Err(Withheld::Excluded { scope, by }) => {
             assert_eq!(scope, FsScope::Prefix(fp("/home/u/.ssh")));
-            assert_eq!(by.origin.written, "/home/u/.ssh");
+            assert_eq!(&*by.origin.written, "/home/u/.ssh");
         }
         other => panic!("{other:?}"),
     }

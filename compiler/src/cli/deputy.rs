@@ -15,7 +15,9 @@ use serde_json::{json, Value};
 
 fn entry(o: &Option<Origin>) -> Value {
     match o {
-        Some(o) => json!({"file": &*o.file, "line": o.line, "column": o.column, "text": o.written}),
+        Some(o) => {
+            json!({"file": &*o.file, "line": o.line, "column": o.column, "text": &*o.written})
+        }
         None => Value::Null,
     }
 }

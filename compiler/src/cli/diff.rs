@@ -108,7 +108,7 @@ pub fn json_report(changes: &[Change]) -> String {
         "changes": changes.iter().map(|c| {
             let (entry, file, line, column, side) = match &c.entry {
                 Some((side, o)) => (
-                    json!(o.written),
+                    json!(&*o.written),
                     json!(&*o.file),
                     json!(o.line),
                     json!(o.column),

@@ -59,7 +59,7 @@ fn exec_paths(rule: &ExecRule, resolver: &dyn Resolve) -> (Value, Value) {
 fn exec_json(rule: &ExecRule, resolver: &dyn Resolve) -> Value {
     let (surface, real) = exec_paths(rule, resolver);
     let mut m = Map::new();
-    m.insert("written".into(), json!(rule.origin.written));
+    m.insert("written".into(), json!(&*rule.origin.written));
     m.insert("surface".into(), surface);
     m.insert("real".into(), real);
     m.insert("kind".into(), json!(exec_kind(rule)));
@@ -73,7 +73,7 @@ fn exec_json(rule: &ExecRule, resolver: &dyn Resolve) -> Value {
 
 fn fs_json(e: &FsEntry) -> Value {
     let mut m = Map::new();
-    m.insert("written".into(), json!(e.origin.written));
+    m.insert("written".into(), json!(&*e.origin.written));
     m.insert("surface".into(), json!(e.path.surface_str()));
     m.insert("real".into(), json!(e.path.real().as_str()));
     m.insert("kind".into(), json!(fs_kind(e)));
@@ -137,7 +137,7 @@ pub fn layer_json(caps: &Capabilities, resolver: &dyn Resolve) -> Value {
         .iter()
         .map(|d| {
             let mut o = Map::new();
-            o.insert("written".into(), json!(d.origin.written));
+            o.insert("written".into(), json!(&*d.origin.written));
             o.insert("reason".into(), json!(d.reason));
             origin_fields(&mut o, &d.origin);
             Value::Object(o)

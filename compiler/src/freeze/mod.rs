@@ -314,7 +314,7 @@ fn origin(sources: &SourceMap, source: &LayerSource, span: Span, written: &str) 
         line,
         column,
         span,
-        written: written.to_string(),
+        written: written.into(),
     }
 }
 

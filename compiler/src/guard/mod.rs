@@ -42,7 +42,7 @@ fn entry(c: &Cited) -> Entry {
         file: c.origin.file.to_string(),
         line: c.origin.line,
         column: c.origin.column,
-        entry: c.origin.written.clone(),
+        entry: c.origin.written.to_string(),
     }
 }
 
@@ -170,7 +170,7 @@ fn fs_withheld(
     };
     match w {
         Withheld::Excluded { scope, by } => {
-            let spelled = if scope.display() == by.origin.written {
+            let spelled = if scope.display() == &*by.origin.written {
                 String::new()
             } else {
                 format!(" ({})", scope.display())

@@ -194,8 +194,8 @@ mod tests {
         });
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].prefix.as_str(), "/home/u/proj");
-        assert_eq!(f[0].exec_entry.as_ref().unwrap().written, "/home/u/proj/");
-        assert_eq!(f[0].write_entry.as_ref().unwrap().written, "/home/u/proj");
+        assert_eq!(&*f[0].exec_entry.as_ref().unwrap().written, "/home/u/proj/");
+        assert_eq!(&*f[0].write_entry.as_ref().unwrap().written, "/home/u/proj");
     }
 
     #[test]
@@ -246,7 +246,7 @@ mod tests {
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].prefix.as_str(), "/opt/tools/bin");
         assert_eq!(
-            f[0].write_entry.as_ref().unwrap().written,
+            &*f[0].write_entry.as_ref().unwrap().written,
             "/home/u/scratch"
         );
     }
