@@ -44,35 +44,69 @@ pub fn fnv(key: &str) -> u64 {
     h.finish()
 }
 
-#[derive(Clone, Debug, Default)]
+/// No id: `Node::here` is empty.
+const NO_ID: u32 = u32::MAX;
+
+/// A child: its key's hash, its key (`[start, end)` in the trie's `keys`), its node.
+type Child = (u64, [u32; 2], u32);
+
+#[derive(Clone, Debug)]
 struct Node {
     /// Children sorted by (hash, key): a lookup is a binary search on the hash and a
     /// comparison of the key (hashes may collide; the key decides).
-    children: Vec<(u64, Box<str>, u32)>,
-    here: Vec<u32>,
+    children: Vec<Child>,
+    /// The first id filed here (`NO_ID`: none) and any others: most nodes hold one id or
+    /// none, kept without an allocation of their own.
+    here: u32,
+    more: Vec<u32>,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Node {
+            children: Vec::new(),
+            here: NO_ID,
+            more: Vec::new(),
+        }
+    }
+}
+
+/// The text of a child's key in `keys`.
+fn key_text(keys: &str, at: [u32; 2]) -> &str {
+    keys.get(at[0] as usize..at[1] as usize).unwrap_or("")
 }
 
 impl Node {
-    fn child(&self, key: &SubjectKey<'_>) -> Option<u32> {
+    fn child(&self, keys: &str, key: &SubjectKey<'_>) -> Option<u32> {
         let start = self.children.partition_point(|(h, _, _)| *h < key.hash);
         self.children[start..]
             .iter()
             .take_while(|(h, _, _)| *h == key.hash)
-            .find(|(_, k, _)| **k == *key.key)
+            .find(|(_, k, _)| key_text(keys, *k) == &*key.key)
             .map(|(_, _, n)| *n)
+    }
+    /// The ids filed here, in the order they were filed.
+    fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+        (self.here != NO_ID)
+            .then_some(self.here)
+            .into_iter()
+            .chain(self.more.iter().copied())
     }
 }
 
-/// The trie; node 0 is the root (`/`).
+/// The trie; node 0 is the root (`/`). Every child's key is kept once in `keys`, one
+/// string for the whole trie (no allocation per node).
 #[derive(Clone, Debug)]
 pub struct PathIndex {
     nodes: Vec<Node>,
+    keys: String,
 }
 
 impl Default for PathIndex {
     fn default() -> Self {
         PathIndex {
             nodes: vec![Node::default()],
+            keys: String::new(),
         }
     }
 }
@@ -246,21 +280,31 @@ impl PathIndex {
                 key: Cow::Borrowed(&key),
                 hash,
             };
-            let next = match self.nodes[at].child(&probe) {
+            let next = match self.nodes[at].child(&self.keys, &probe) {
                 Some(n) => n as usize,
                 None => {
                     let n = self.nodes.len();
                     self.nodes.push(Node::default());
+                    let start = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                    self.keys.push_str(&key);
+                    let end = u32::try_from(self.keys.len()).unwrap_or(u32::MAX);
+                    let keys = &self.keys;
                     let children = &mut self.nodes[at].children;
-                    let pos = children.partition_point(|(h, k, _)| (*h, &**k) < (hash, &*key));
+                    let pos = children
+                        .partition_point(|(h, k, _)| (*h, key_text(keys, *k)) < (hash, &*key));
                     let id = u32::try_from(n).unwrap_or(u32::MAX);
-                    children.insert(pos, (hash, Box::from(&*key), id));
+                    children.insert(pos, (hash, [start, end], id));
                     n
                 }
             };
             at = next;
         }
-        self.nodes[at].here.push(id);
+        let node = &mut self.nodes[at];
+        if node.here == NO_ID && node.more.is_empty() {
+            node.here = id;
+        } else {
+            node.more.push(id);
+        }
     }
 
     /// The ids stored at the root and at each node along the subject's path.
@@ -269,13 +313,13 @@ impl PathIndex {
         let mut next = 0usize;
         std::iter::from_fn(move || {
             let node = at?;
-            let here = &self.nodes[node].here;
+            let here = self.nodes[node].ids();
             at = keys
                 .get(next)
-                .and_then(|k| self.nodes[node].child(k))
+                .and_then(|k| self.nodes[node].child(&self.keys, k))
                 .map(|n| n as usize);
             next += 1;
-            Some(here.iter().copied())
+            Some(here)
         })
         .flatten()
     }
@@ -458,19 +502,20 @@ mod tests {
     #[test]
     fn a_child_is_confirmed_by_its_key_not_its_hash() {
         // two keys forced onto one hash: the key decides
+        let keys = "abc";
         let node = Node {
-            children: vec![(7, "a".into(), 1), (7, "b".into(), 2), (9, "c".into(), 3)],
-            here: Vec::new(),
+            children: vec![(7, [0, 1], 1), (7, [1, 2], 2), (9, [2, 3], 3)],
+            ..Node::default()
         };
         let k = |key: &'static str, hash| SubjectKey {
             key: Cow::Borrowed(key),
             hash,
         };
-        assert_eq!(node.child(&k("a", 7)), Some(1));
-        assert_eq!(node.child(&k("b", 7)), Some(2));
-        assert_eq!(node.child(&k("c", 7)), None);
-        assert_eq!(node.child(&k("c", 9)), Some(3));
-        assert_eq!(node.child(&k("a", 8)), None);
+        assert_eq!(node.child(keys, &k("a", 7)), Some(1));
+        assert_eq!(node.child(keys, &k("b", 7)), Some(2));
+        assert_eq!(node.child(keys, &k("c", 7)), None);
+        assert_eq!(node.child(keys, &k("c", 9)), Some(3));
+        assert_eq!(node.child(keys, &k("a", 8)), None);
     }
 
     #[test]
@@ -481,9 +526,12 @@ mod tests {
         ix.insert("/home/u/.SSH", 2);
         ix.insert("/home/v", 3);
         ix.insert("/home/\u{17F}", 4);
+        // a second and third id at one node come after the first, in order
+        ix.insert("/home/u", 5);
+        ix.insert("/HOME/U", 6);
         let keys = subject_keys("/HOME/u/.ssh/id");
         let got: Vec<u32> = ix.candidates(&keys).collect();
-        assert_eq!(got, vec![0, 1, 2]);
+        assert_eq!(got, vec![0, 1, 5, 6, 2]);
         let keys = subject_keys("/home/S/x");
         assert_eq!(ix.candidates(&keys).collect::<Vec<_>>(), vec![0, 4]);
         assert_eq!(depth("//a//b/"), 2);
