@@ -7,7 +7,7 @@
 
 use super::index::{depth, within, Indexed, Rules};
 use super::layer::{Capabilities, ExecKey, Origin};
-use super::table::{Cited, Own, Scope, Table};
+use super::table::{Cited, Filed, Own, Scope, Table};
 use crate::capability::projection::KernelExecRules;
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::identity::{command_name_key, Identity};
@@ -236,16 +236,18 @@ fn every_origin(caps: &Capabilities) -> Origin {
 /// One layer's exec table, or `None` when the layer says nothing about exec.
 pub fn table(layer: usize, caps: &Capabilities) -> Option<Table<ExecScope>> {
     let grant = caps.exec.as_ref()?;
-    let mut t = Table::new(layer);
+    let mut ev: Vec<(ExecScope, Filed)> = Vec::with_capacity(grant.rules().len() + 1);
     if grant.every() {
-        t.allow(
+        ev.push((
             ExecScope::Any,
-            Cited {
-                layer,
-                origin: every_origin(caps).into(),
-            },
-            None,
-        );
+            Filed::Allow(
+                Cited {
+                    layer,
+                    origin: every_origin(caps).into(),
+                },
+                None,
+            ),
+        ));
     }
     for rule in grant.rules() {
         let by = Cited {
@@ -258,13 +260,16 @@ pub fn table(layer: usize, caps: &Capabilities) -> Option<Table<ExecScope>> {
             (ExecKey::File(p), _) => ExecScope::File(p.clone()),
             (ExecKey::Dir(p), _) => ExecScope::Dir(p.clone()),
         };
-        match &rule.policy {
-            ExecPolicy::Allow => t.allow(scope, by, None),
-            ExecPolicy::Deny => t.deny(scope, by),
-            ExecPolicy::Subcommands(set) => t.allow(scope, by, Some(set.clone())),
-        }
+        ev.push((
+            scope,
+            match &rule.policy {
+                ExecPolicy::Allow => Filed::Allow(by, None),
+                ExecPolicy::Deny => Filed::Deny(by),
+                ExecPolicy::Subcommands(set) => Filed::Allow(by, Some(set.clone())),
+            },
+        ));
     }
-    Some(t)
+    Some(Table::from_evidence(layer, ev))
 }
 
 /// The bare tool names a layer's exec grant judges by.

@@ -6,7 +6,7 @@
 
 use super::index::{depth, within, Indexed};
 use super::layer::{Capabilities, FsEntry, Origin};
-use super::table::{Cited, Own, Scope, Table};
+use super::table::{Cited, Filed, Own, Scope, Table};
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::identity::Identity;
 
@@ -125,38 +125,49 @@ pub fn region(
     floor: &[RealPath],
 ) -> Option<Table<FsScope>> {
     let fs = caps.fs.as_ref()?;
-    let mut t = Table::new(layer);
-    let prefix = |t: &mut Table<FsScope>, e: &FsEntry| {
-        t.allow(
+    let mut ev: Vec<(FsScope, Filed)> = Vec::new();
+    let prefix = |ev: &mut Vec<(FsScope, Filed)>, e: &FsEntry| {
+        ev.push((
             FsScope::Prefix(e.path.clone()),
-            cite(layer, &e.origin),
-            None,
-        )
+            Filed::Allow(cite(layer, &e.origin), None),
+        ))
     };
     for e in &fs.write {
-        prefix(&mut t, e);
+        prefix(&mut ev, e);
     }
     for e in &fs.deny {
-        t.deny(FsScope::Prefix(e.path.clone()), cite(layer, &e.origin));
+        ev.push((
+            FsScope::Prefix(e.path.clone()),
+            Filed::Deny(cite(layer, &e.origin)),
+        ));
     }
     match op {
         FsOp::Read => {
             for e in &fs.read {
-                prefix(&mut t, e);
+                prefix(&mut ev, e);
             }
             for p in places {
-                t.allow(FsScope::Place(p.real.clone()), p.by.clone(), None);
+                ev.push((
+                    FsScope::Place(p.real.clone()),
+                    Filed::Allow(p.by.clone(), None),
+                ));
             }
             for f in floor {
                 let origin = synthetic("the floor", f.as_str());
-                t.allow(FsScope::Place(f.clone()), cite(layer, &origin), None);
+                ev.push((
+                    FsScope::Place(f.clone()),
+                    Filed::Allow(cite(layer, &origin), None),
+                ));
             }
         }
         FsOp::Write => {
             for e in &fs.write_deny {
-                t.deny(FsScope::Prefix(e.path.clone()), cite(layer, &e.origin));
+                ev.push((
+                    FsScope::Prefix(e.path.clone()),
+                    Filed::Deny(cite(layer, &e.origin)),
+                ));
             }
         }
     }
-    Some(t)
+    Some(Table::from_evidence(layer, ev))
 }

@@ -178,6 +178,47 @@ proptest! {
     }
 
     #[test]
+    fn evidence_filed_at_once_is_evidence_filed_one_by_one(
+        ops in prop::collection::vec((0..4usize, any::<bool>(), only(), 0..6u32), 0..12),
+        rotate in 0..12usize,
+    ) {
+        use super::table::Filed;
+        let scope = |i: usize| match i {
+            0 => ExecScope::Any,
+            1 => ExecScope::Dir(fp("/a")),
+            2 => ExecScope::File(fp("/a/b")),
+            _ => ExecScope::Name("c".into()),
+        };
+        let filed = |negative: bool, only: &Option<BTreeSet<String>>, line: u32| {
+            if negative {
+                Filed::Deny(cite(0, line))
+            } else {
+                Filed::Allow(cite(0, line), only.clone())
+            }
+        };
+        let mut one = Table::new(0);
+        for (i, negative, only, line) in &ops {
+            if *negative {
+                one.deny(scope(*i), cite(0, *line));
+            } else {
+                one.allow(scope(*i), cite(0, *line), only.clone());
+            }
+        }
+        // the same evidence in another order, filed at once
+        let mut ev: Vec<_> = ops
+            .iter()
+            .map(|(i, negative, only, line)| (scope(*i), filed(*negative, only, *line)))
+            .collect();
+        if !ev.is_empty() {
+            let k = rotate % ev.len();
+            ev.rotate_left(k);
+            ev.reverse();
+        }
+        let at_once = Table::from_evidence(0, ev);
+        prop_assert_eq!(at_once, one);
+    }
+
+    #[test]
     fn index_judges_as_the_table(a in fs_table(0), e in exec_table(0), s in path(),
                                  (x, arg) in exec_subject()) {
         let keys = subject_keys(&s);

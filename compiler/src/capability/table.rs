@@ -53,7 +53,37 @@ pub struct Cell {
     pub negative: Option<Cited>,
 }
 
+/// One piece of evidence to file at a scope (`Table::allow`, `Table::deny`), for
+/// `Table::from_evidence`.
+#[derive(Clone, Debug)]
+pub enum Filed {
+    Allow(Cited, Option<BTreeSet<String>>),
+    Deny(Cited),
+}
+
 impl Cell {
+    /// File evidence here: positives meet (the least entry cited, lists intersected), the
+    /// least negative is cited. Order-independent: `min` and `meet_only` commute and
+    /// associate.
+    fn file(&mut self, f: Filed) {
+        match f {
+            Filed::Allow(by, only) => {
+                self.positive = Some(match self.positive.take() {
+                    None => Support { by, only },
+                    Some(old) => Support {
+                        by: old.by.min(by),
+                        only: meet_only(old.only, only),
+                    },
+                });
+            }
+            Filed::Deny(by) => {
+                self.negative = Some(match self.negative.take() {
+                    None => by,
+                    Some(old) => old.min(by),
+                });
+            }
+        }
+    }
     pub fn evidence(&self) -> Evidence {
         Evidence {
             positive: self.positive.is_some(),
@@ -219,22 +249,32 @@ impl<K: Scope> Table<K> {
     }
     /// Add positive evidence; at one scope positives meet (lists intersect).
     pub fn allow(&mut self, scope: K, by: Cited, only: Option<BTreeSet<String>>) {
-        let cell = self.slot(scope);
-        cell.positive = Some(match cell.positive.take() {
-            None => Support { by, only },
-            Some(old) => Support {
-                by: old.by.min(by),
-                only: meet_only(old.only, only),
-            },
-        });
+        self.slot(scope).file(Filed::Allow(by, only));
     }
     /// Add negative evidence; the least entry is kept as the citation.
     pub fn deny(&mut self, scope: K, by: Cited) {
-        let cell = self.slot(scope);
-        cell.negative = Some(match cell.negative.take() {
-            None => by,
-            Some(old) => old.min(by),
-        });
+        self.slot(scope).file(Filed::Deny(by));
+    }
+    /// The table of `layer` holding all this evidence, as filing each piece with
+    /// `allow`/`deny` in any order would give; built from one sort of the scopes (a
+    /// profile's entries come in runs already in order) instead of a search per piece.
+    pub fn from_evidence(layer: usize, mut evidence: Vec<(K, Filed)>) -> Self {
+        evidence.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut cells: Vec<(K, Cell)> = Vec::with_capacity(evidence.len());
+        for (k, f) in evidence {
+            match cells.last_mut() {
+                Some((last, cell)) if *last == k => cell.file(f),
+                _ => {
+                    let mut cell = Cell::default();
+                    cell.file(f);
+                    cells.push((k, cell));
+                }
+            }
+        }
+        Table {
+            layer,
+            cells: cells.into_iter().collect(),
+        }
     }
     /// The evidence written at exactly this scope.
     pub fn evidence(&self, scope: &K) -> Evidence {
