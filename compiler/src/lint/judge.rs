@@ -90,6 +90,9 @@ pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
     out
 }
 
+/// One key of a [`PathIndex`] with the entries filed under it.
+type Keyed<'a, T> = (Cow<'a, str>, Vec<(&'a str, &'a T)>);
+
 /// Entries indexed by the key of their real path (several may share one; a path that is
 /// its own key is borrowed, not copied): the keys in order, for the scans beneath a path,
 /// and hashed, for the lookups along one.
@@ -97,7 +100,7 @@ pub fn ancestor_keys(identity: Identity, path: &str) -> Vec<String> {
 pub struct PathIndex<'a, T> {
     identity: Identity,
     /// Each key with its entries (in the order given), keys ascending.
-    sorted: Vec<(Cow<'a, str>, Vec<(&'a str, &'a T)>)>,
+    sorted: Vec<Keyed<'a, T>>,
     /// Each key's place in `sorted`.
     at: HashMap<Cow<'a, str>, usize>,
 }
@@ -110,7 +113,7 @@ impl<'a, T> PathIndex<'a, T> {
             .collect();
         // stable: entries under one key keep the order they were given in
         keyed.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut sorted: Vec<(Cow<'a, str>, Vec<(&'a str, &'a T)>)> = Vec::new();
+        let mut sorted: Vec<Keyed<'a, T>> = Vec::new();
         for (k, e) in keyed {
             match sorted.last_mut() {
                 Some((last, v)) if *last == k => v.push(e),
@@ -134,10 +137,7 @@ impl<'a, T> PathIndex<'a, T> {
         self.sorted.get(i).map(|(_, v)| v)
     }
     /// The keys from `lo` on, ascending, with their entries.
-    fn from_key<'s>(
-        &'s self,
-        lo: &str,
-    ) -> impl Iterator<Item = &'s (Cow<'a, str>, Vec<(&'a str, &'a T)>)> {
+    fn keys_from<'s>(&'s self, lo: &str) -> impl Iterator<Item = &'s Keyed<'a, T>> {
         let start = self.sorted.partition_point(|(k, _)| k.as_ref() < lo);
         self.sorted[start..].iter()
     }
@@ -183,7 +183,7 @@ impl<'a, T> PathIndex<'a, T> {
             format!("{k}/")
         };
         let mut out = Vec::new();
-        for (kk, v) in self.from_key(&lo) {
+        for (kk, v) in self.keys_from(&lo) {
             if !kk.starts_with(&lo) {
                 break;
             }
@@ -203,7 +203,7 @@ impl<'a, T> PathIndex<'a, T> {
         } else {
             format!("{k}/")
         };
-        self.from_key(&lo)
+        self.keys_from(&lo)
             .take_while(|(kk, _)| kk.starts_with(&lo))
             .any(|(kk, v)| *kk != k && v.iter().any(|(p, _)| path_within(self.identity, path, p)))
     }

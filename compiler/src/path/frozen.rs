@@ -37,8 +37,8 @@ impl<'de> Deserialize<'de> for RealPath {
 
 impl RealPath {
     /// Mint from text the freeze (or a test) has already resolved.
-    pub fn from_resolved(real: impl Into<Arc<str>>) -> Self {
-        RealPath(real.into())
+    pub fn from_resolved(real: impl AsRef<str>) -> Self {
+        RealPath(Arc::from(real.as_ref()))
     }
     pub fn as_str(&self) -> &str {
         &self.0
@@ -70,10 +70,10 @@ fn owned_text<'de, D: Deserializer<'de>>(d: D) -> Result<Arc<str>, D::Error> {
 
 impl FrozenPath {
     /// Mint from a surface and the real form the disk gave for it.
-    pub fn from_parts(surface: impl Into<Arc<str>>, real: RealPath) -> Self {
+    pub fn from_parts(surface: impl AsRef<str>, real: RealPath) -> Self {
         FrozenPath {
             real,
-            surface: surface.into(),
+            surface: Arc::from(surface.as_ref()),
         }
     }
     /// The form every authority is judged on.

@@ -696,7 +696,7 @@ mod tests {
                 link_targets: v(&["/usr/lib/x"]),
             })
         };
-        let cases = vec![
+        let cases = [
             SandboxProjection::default(),
             SandboxProjection {
                 fs: Some(fs(
