@@ -1185,7 +1185,13 @@ fn vetoed_tree(dir: &str, keys: &[String]) -> Option<Vec<String>> {
         seen: std::collections::HashSet::new(),
         budget: landlock::EXPANSION_BUDGET,
     };
-    walk.dir(dir, 0).then_some(walk.found)
+    // The top directory by its path, no symlink followed anywhere in it (the allowed and
+    // program directories are real paths); every directory below by handle, beneath its
+    // parent's.
+    let Ok(Opened::Found(fd)) = handle::open_dir(libc::AT_FDCWD, dir) else {
+        return None;
+    };
+    walk.dir(dir, &fd, 0).then_some(walk.found)
 }
 
 struct VetoWalk<'k> {
@@ -1204,48 +1210,61 @@ impl VetoWalk<'_> {
         }
     }
 
-    fn dir(&mut self, dir: &str, depth: usize) -> bool {
-        use std::os::unix::fs::MetadataExt;
+    /// Walk the directory `fd` (opened for listing) at `path`: false when the tree cannot
+    /// be admitted whole (`vetoed_tree`).
+    fn dir(&mut self, path: &str, fd: &OwnedFd, depth: usize) -> bool {
         if depth > 64 {
             return false;
         }
-        let Ok(md) = std::fs::symlink_metadata(dir) else {
+        let Ok((dev, ino)) = handle::dev_ino(fd) else {
             return false;
         };
-        if !md.is_dir() || !self.seen.insert((md.dev(), md.ino())) {
+        if !self.seen.insert((dev, ino)) {
             return false;
         }
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return false;
-        };
-        for e in rd {
-            let Ok(e) = e else { return false };
+        let mut entries = super::dirents::Dirents::new(fd.as_raw_fd(), 32 * 1024);
+        loop {
+            let e = match entries.next_entry() {
+                Ok(Some(e)) => e,
+                Ok(None) => return true,
+                Err(_) => return false,
+            };
             if self.budget == 0 {
                 return false;
             }
             self.budget -= 1;
-            let name = e.file_name();
-            let Some(name) = name.to_str() else {
+            let Ok(name) = std::str::from_utf8(e.raw) else {
                 return false;
             };
-            let Ok(t) = e.file_type() else { return false };
+            let kind = match e.dtype {
+                libc::DT_DIR => Some(Kind::Dir),
+                libc::DT_REG => Some(Kind::File),
+                libc::DT_LNK => Some(Kind::Symlink),
+                libc::DT_UNKNOWN => super::dirents::lstat_at(fd.as_raw_fd(), e.raw).map(|k| k.0),
+                _ => Some(Kind::Other),
+            };
             if self.vetoed(name) {
-                if t.is_symlink() {
+                if kind == Some(Kind::Symlink) {
                     continue;
                 }
-                let path = format!("{}/{name}", dir.trim_end_matches('/'));
-                match std::fs::symlink_metadata(&path) {
-                    Ok(m) if m.is_file() && m.nlink() == 1 => self.found.push(path),
+                // A vetoed name is masked in its place: a regular file with no other
+                // hard link (a mask hides one name, not the inode).
+                match super::dirents::lstat_at(fd.as_raw_fd(), e.raw) {
+                    Some((Kind::File, 1)) => self
+                        .found
+                        .push(format!("{}/{name}", path.trim_end_matches('/'))),
                     _ => return false,
                 }
-            } else if t.is_dir() {
-                let path = format!("{}/{name}", dir.trim_end_matches('/'));
-                if !self.dir(&path, depth + 1) {
+            } else if kind == Some(Kind::Dir) {
+                let child = format!("{}/{name}", path.trim_end_matches('/'));
+                let Ok(Opened::Found(cfd)) = handle::open_dir(fd.as_raw_fd(), name) else {
+                    return false;
+                };
+                if !self.dir(&child, &cfd, depth + 1) {
                     return false;
                 }
             }
         }
-        true
     }
 }
 
