@@ -16,7 +16,8 @@ use super::warrant::{slot, Confinement, Warrant};
 use crate::plan::{within, Access, BindWhy, ExecAdmits, Layer, LinuxPlan, LINUX_PLAN_VERSION};
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
 
 /// Exit code when nothing ran.
 pub const EXIT_REFUSED: i32 = 126;
@@ -364,10 +365,12 @@ pub fn prepare_watched(
     watch: Option<Watch>,
 ) -> Result<Prepared, Refusal> {
     let bwrap_pin = admit(plan, host, pins)?;
+    // The veto listing (mostly the kernel's directory reads) starts on a helper thread
+    // now and is joined after the binds are open: a thread needs a while to be scheduled
+    // on an idle core, so it is started before the work it overlaps.
+    let listing = VetoListing::start(plan);
     let binds = open_binds(plan)?;
-    // (Listing on a second thread while the binds open was tried: on the loaded machine
-    // the new thread waited for a core and the phase took longer.)
-    let listing = VetoListing::of(plan);
+    let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
     let table = mount_table(confined, pins, bwrap_pin)?;
@@ -577,29 +580,110 @@ struct VetoDir {
     direct: Option<Vec<String>>,
 }
 
+/// A veto listing in progress: the directories still to list, taken from a shared
+/// counter by this thread and one helper; the helper's results arrive on a channel.
+struct VetoListingJob {
+    work: Option<Arc<VetoWork>>,
+    results: Option<mpsc::Receiver<(usize, VetoDir)>>,
+}
+
+/// The directories to list, the veto's name keys, which directories are allowed (listed
+/// as whole trees), and the next index to take.
+struct VetoWork {
+    dirs: Vec<String>,
+    keys: Vec<String>,
+    allowed: Vec<String>,
+    next: AtomicUsize,
+}
+
+impl VetoWork {
+    /// Take the next directory and list it: `None` when none is left.
+    fn take(&self) -> Option<(usize, VetoDir)> {
+        let i = self.next.fetch_add(1, Ordering::SeqCst);
+        Some((i, self.list(i)?))
+    }
+
+    /// List the `i`th directory: an allowed one as a whole tree, another directly.
+    fn list(&self, i: usize) -> Option<VetoDir> {
+        let dir = self.dirs.get(i)?;
+        let (tree, direct) = if self.allowed.contains(dir) {
+            (vetoed_tree(dir, &self.keys), None)
+        } else {
+            (None, Some(vetoed_files(dir, &self.keys)))
+        };
+        Some(VetoDir {
+            dir: dir.clone(),
+            tree,
+            direct,
+        })
+    }
+}
+
 impl VetoListing {
-    fn of(plan: &LinuxPlan) -> VetoListing {
+    /// Start listing the directories the plan's name vetoes search (`vetoed_dirs`): a
+    /// helper thread begins at once; `finish` lists the rest here and gathers all.
+    fn start(plan: &LinuxPlan) -> VetoListingJob {
+        let none = VetoListingJob {
+            work: None,
+            results: None,
+        };
         let Some(ex) = &plan.landlock.exec else {
-            return VetoListing { dirs: Vec::new() };
+            return none;
         };
         if ex.deny_names.is_empty() {
-            return VetoListing { dirs: Vec::new() };
+            return none;
         }
-        let keys: Vec<String> = ex
-            .deny_names
-            .iter()
-            .map(|n| landlock::name_key(n))
-            .collect();
-        let dirs = vetoed_dirs(&ex.dirs)
-            .into_iter()
-            .map(|dir| {
-                let (tree, direct) = if ex.dirs.contains(&dir) {
-                    (vetoed_tree(&dir, &keys), None)
-                } else {
-                    (None, Some(vetoed_files(&dir, &keys)))
-                };
-                VetoDir { dir, tree, direct }
+        let work = Arc::new(VetoWork {
+            dirs: vetoed_dirs(&ex.dirs),
+            keys: ex
+                .deny_names
+                .iter()
+                .map(|n| landlock::name_key(n))
+                .collect(),
+            allowed: ex.dirs.clone(),
+            next: AtomicUsize::new(0),
+        });
+        let (tx, rx) = mpsc::channel();
+        let helper = Arc::clone(&work);
+        let spawned = std::thread::Builder::new()
+            .name("ralc-veto-walk".into())
+            .spawn(move || {
+                while let Some(listed) = helper.take() {
+                    if tx.send(listed).is_err() {
+                        return;
+                    }
+                }
             })
+            .is_ok();
+        VetoListingJob {
+            work: Some(work),
+            results: spawned.then_some(rx),
+        }
+    }
+}
+
+impl VetoListingJob {
+    /// List what the helper has not taken, then wait for what it has (a helper that
+    /// never got a core took nothing, and is not waited for); a directory it took and
+    /// never delivered (gone mid-way) is listed here.
+    fn finish(self) -> VetoListing {
+        let Some(work) = self.work else {
+            return VetoListing { dirs: Vec::new() };
+        };
+        let mut out: Vec<Option<VetoDir>> = work.dirs.iter().map(|_| None).collect();
+        while let Some((i, d)) = work.take() {
+            out[i] = Some(d);
+        }
+        if let Some(rx) = self.results {
+            while out.iter().any(Option::is_none) {
+                let Ok((i, d)) = rx.recv() else { break };
+                out[i] = Some(d);
+            }
+        }
+        let dirs = out
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.or_else(|| work.list(i)))
             .collect();
         VetoListing { dirs }
     }
