@@ -32,8 +32,8 @@
 
 use ralc::capability::resolve::Resolve;
 use ralc::cli::args::StackArgs;
+use ralc_tests::bin::ralc_bin;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 const PROFILES: usize = 30;
 const PROBES_PER_PROFILE: usize = 90;
@@ -54,21 +54,6 @@ impl Rng {
     fn chance(&mut self, pct: u64) -> bool {
         self.next() % 100 < pct
     }
-}
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`)",
-        bin.display()
-    );
-    bin
 }
 
 /// Names of the scratch tree's files besides `f0..f2`: an NFC name holding `k` and `é`, a
