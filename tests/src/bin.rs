@@ -1,5 +1,6 @@
 //! The binaries under test and where they live: the `ralc` binary beside a suite's own
-//! executable, the build's `target/` directory, the workspace root; and the two ways the
+//! executable, `bwrap` on `PATH` (the launch suites' precondition), the build's `target/`
+//! directory, the workspace root; and the two ways the
 //! suites run a program — [`run_ralc`] (ralc with arguments, answering exit code, stdout and
 //! stderr) and [`run`] (any program, ralc or a host tool, answering its whole output). It
 //! never builds anything, never runs a program through a shell, and never hands a program
@@ -23,6 +24,21 @@ pub fn ralc_bin() -> PathBuf {
         bin.display()
     );
     std::fs::canonicalize(bin).expect("canonical ralc")
+}
+
+/// Fails the caller unless `bwrap` (bubblewrap) is on this process's `PATH`: the launch
+/// suites need it, and a launch test without it must fail, never pass or skip.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: bwrap must be on the process's PATH"
+)]
+pub fn require_bwrap() {
+    let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("bwrap").is_file());
+    assert!(
+        found,
+        "bwrap (bubblewrap) is not on PATH: the launch tests need it (apt-get install bubblewrap)"
+    );
 }
 
 /// The build's `target/` directory (where real jobs make their projects, outside `/tmp`).

@@ -32,7 +32,7 @@
 
 use ralc::capability::resolve::Resolve;
 use ralc::cli::args::StackArgs;
-use ralc_tests::bin::ralc_bin;
+use ralc_tests::bin::{ralc_bin, require_bwrap};
 use std::fmt::Write as _;
 
 const PROFILES: usize = 30;
@@ -185,11 +185,7 @@ fn quote(list: &[String]) -> String {
     reason = "test: runs the ralc binary; bwrap must be on PATH"
 )]
 fn kernel_agrees_with_the_in_process_judgment() {
-    assert!(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-            .any(|d| d.join("bwrap").is_file()),
-        "bwrap (bubblewrap) is not on PATH"
-    );
+    require_bwrap();
     let ralc = ralc_bin();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut probes = 0usize;

@@ -22,7 +22,7 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
-use ralc_tests::bin::{ralc_bin, run};
+use ralc_tests::bin::{ralc_bin, require_bwrap, run};
 use std::path::{Path, PathBuf};
 
 /// A repository as a developer has it: one commit, a hook, editor settings.
@@ -69,16 +69,8 @@ const HOSTILE: &str = "printf '%s-%s\\n' LAUNCH ED; \
     git status --short >/dev/null && echo STATUS-OK";
 
 #[test]
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: bwrap must be on the process's PATH"
-)]
 fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
-    assert!(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-            .any(|d| d.join("bwrap").is_file()),
-        "bwrap (bubblewrap) is not on PATH"
-    );
+    require_bwrap();
     let ralc = ralc_bin();
     // Outside /tmp: the build's own temp directory under target/.
     let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
