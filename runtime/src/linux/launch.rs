@@ -1571,9 +1571,9 @@ fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
     send_fd_with(sock.as_raw_fd(), b'R', fd)
 }
 
-/// Send one descriptor with a tag byte (SCM_RIGHTS).
-pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
-    let mut byte = [tag];
+/// One tag byte and room for one descriptor (SCM_RIGHTS): the message both ends of the
+/// reach socket use. `f` gets the header, every pointer in it valid for the call.
+fn with_one_fd_msg<R>(byte: &mut [u8; 1], f: impl FnOnce(&mut libc::msghdr) -> R) -> R {
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
         iov_len: 1,
@@ -1581,22 +1581,30 @@ pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
     // SAFETY: CMSG_SPACE is a pure size computation.
     let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
     let mut cbuf = vec![0u8; space];
-    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives `f`.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
     msg.msg_iov = &mut iov;
     msg.msg_iovlen = 1;
     msg.msg_control = cbuf.as_mut_ptr().cast();
     msg.msg_controllen = space as _;
-    // SAFETY: the control buffer holds one header of CMSG_SPACE(sizeof fd) bytes.
-    unsafe {
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        (*c).cmsg_level = libc::SOL_SOCKET;
-        (*c).cmsg_type = libc::SCM_RIGHTS;
-        (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
-        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
-    }
-    // SAFETY: msg is fully initialised.
-    let n = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
+    f(&mut msg)
+}
+
+/// Send one descriptor with a tag byte (SCM_RIGHTS).
+pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
+    let mut byte = [tag];
+    let n = with_one_fd_msg(&mut byte, |msg| {
+        // SAFETY: the control buffer holds one header of CMSG_SPACE(sizeof fd) bytes.
+        unsafe {
+            let c = libc::CMSG_FIRSTHDR(msg);
+            (*c).cmsg_level = libc::SOL_SOCKET;
+            (*c).cmsg_type = libc::SCM_RIGHTS;
+            (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
+            std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
+        }
+        // SAFETY: msg is fully initialised.
+        unsafe { libc::sendmsg(sock, msg, libc::MSG_NOSIGNAL) }
+    });
     if n < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -1615,46 +1623,38 @@ pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
 /// `None` once the other end is closed.
 fn receive_msg(sock: RawFd) -> std::io::Result<Option<(u8, Option<OwnedFd>)>> {
     let mut byte = [0u8];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    // SAFETY: CMSG_SPACE is a pure size computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
-    let mut cbuf = vec![0u8; space];
-    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
-    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = cbuf.as_mut_ptr().cast();
-    msg.msg_controllen = space as _;
-    let n = loop {
-        // SAFETY: msg is fully initialised.
-        let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
-        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-            continue;
+    let got = with_one_fd_msg(&mut byte, |msg| {
+        let n = loop {
+            // SAFETY: msg is fully initialised.
+            let n = unsafe { libc::recvmsg(sock, msg, libc::MSG_CMSG_CLOEXEC) };
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            break n;
+        };
+        if n < 0 {
+            return Err(std::io::Error::last_os_error());
         }
-        break n;
-    };
-    if n < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    if n == 0 {
-        return Ok(None);
-    }
-    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
-    let fd = unsafe {
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
-        {
-            None
-        } else {
-            Some(OwnedFd::from_raw_fd(std::ptr::read_unaligned(
-                libc::CMSG_DATA(c).cast::<RawFd>(),
-            )))
+        if n == 0 {
+            return Ok(None);
         }
-    };
-    Ok(Some((byte[0], fd)))
+        // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
+        let fd = unsafe {
+            let c = libc::CMSG_FIRSTHDR(msg);
+            if c.is_null()
+                || (*c).cmsg_level != libc::SOL_SOCKET
+                || (*c).cmsg_type != libc::SCM_RIGHTS
+            {
+                None
+            } else {
+                Some(OwnedFd::from_raw_fd(std::ptr::read_unaligned(
+                    libc::CMSG_DATA(c).cast::<RawFd>(),
+                )))
+            }
+        };
+        Ok(Some(fd))
+    })?;
+    Ok(got.map(|fd| (byte[0], fd)))
 }
 
 fn reached(fd: &OwnedFd) -> bool {
