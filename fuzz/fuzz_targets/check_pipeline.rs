@@ -4,12 +4,13 @@
 //! GitHub format's own lines, or an ESC, NUL or C1 character.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use ralc::capability::layer::{LayerRole, LayerSource};
 use ralc::pipeline::Compiled;
 use ralc::diag::{self, SourceMap};
 use ralc::freeze::disk::MemDisk;
-use ralc::freeze::FreezeCtx;
 use std::sync::Arc;
 
 fn forged(s: &str, github: bool) -> bool {
@@ -27,11 +28,7 @@ fuzz_target!(|data: &[u8]| {
         .dir("/work/p/src")
         .exe("/usr/bin/git")
         .link("/work/p/link", "/home/u");
-    let env = [("HOME", "/home/u"), ("PATH", "/usr/bin")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let ctx = FreezeCtx::from_parts(env, "/work/p".into(), Arc::new(disk));
+    let ctx = common::anchor(disk);
     let mut sources = SourceMap::new();
     let id = sources.add("fuzz.ral", data.to_vec());
     let (typed, mut diagnostics) = ralc::typecheck::check_source(id, data);

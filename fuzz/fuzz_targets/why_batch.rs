@@ -3,11 +3,12 @@
 //! line, and no answer echoes more than a bounded prefix of its line.
 #![no_main]
 
+mod common;
+
 use libfuzzer_sys::fuzz_target;
 use ralc::capability::layer::{LayerRole, LayerSource};
 use ralc::diag::SourceMap;
 use ralc::freeze::disk::MemDisk;
-use ralc::freeze::FreezeCtx;
 use std::sync::Arc;
 
 const PROFILE: &str = "[exec: [git: [status], '/usr/bin/': 'allow'], fs: [read: ['~', '/usr'], write: ['cwd:'], deny: ['~/.ssh']], net: `offline]\n";
@@ -21,11 +22,7 @@ fuzz_target!(|data: &[u8]| {
         .dir("/work/p")
         .exe("/usr/bin/git")
         .link("/work/p/up", "/home/u");
-    let env = [("HOME", "/home/u"), ("PATH", "/usr/bin")]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
-    let ctx = FreezeCtx::from_parts(env, "/work/p".into(), Arc::new(disk));
+    let ctx = common::anchor(disk);
     let mut sources = SourceMap::new();
     let id = sources.add("p.ral", PROFILE.as_bytes().to_vec());
     let (typed, d) = ralc::typecheck::check_source(id, PROFILE.as_bytes());

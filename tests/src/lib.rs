@@ -13,3 +13,4 @@ pub mod bin;
 pub mod golden;
 pub mod multitool;
 pub mod sbpl;
+pub mod source;

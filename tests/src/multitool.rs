@@ -27,19 +27,11 @@ pub const ACCEPTED_NOTES: &[(&str, Option<&str>)] = &[
     ("SARIF2009", None),
 ];
 
-/// The repository root (the parent of `tests/`).
-pub fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
 /// Where `scripts/test` installs the multitool: the platform package's own executable,
 /// run directly (the npm launcher `bin.js` passes its arguments through a shell, so a
 /// path with a space or a quote in it would be split or reinterpreted).
 pub fn multitool_path() -> PathBuf {
-    repo().join(format!(
+    crate::bin::workspace_root().join(format!(
         ".tools/sarif-multitool/node_modules/@microsoft/sarif-multitool-{}/Sarif.Multitool",
         match std::env::consts::OS {
             "macos" => "darwin",

@@ -18,6 +18,7 @@
 // Unix only: the attacker checkouts are built of symlinks, FIFOs and device files.
 #![cfg(unix)]
 
+use ralc_tests::bin::ralc_bin;
 use std::io::{Read, Write};
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
@@ -28,18 +29,6 @@ use std::time::{Duration, Instant};
 const TIME_LIMIT: Duration = Duration::from_secs(20);
 /// The address-space limit of one run, in KiB.
 const MEM_LIMIT_KIB: u64 = 1024 * 1024;
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let dir = me.parent().and_then(Path::parent).expect("target dir");
-    let bin = dir.join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`, as scripts/test does)",
-        bin.display()
-    );
-    bin
-}
 
 /// The secret marker, built at run time.
 fn marker() -> String {

@@ -19,35 +19,8 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
+use ralc_tests::bin::{ralc_bin, run};
 use std::path::{Path, PathBuf};
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`)",
-        bin.display()
-    );
-    bin
-}
-
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: runs mount/umount on the host and the ralc binary"
-)]
-fn run(cmd: &str, args: &[&str], cwd: &Path) -> std::process::Output {
-    std::process::Command::new(cmd)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
-}
 
 /// Unmounts on drop, so a failed assertion leaves no mount behind.
 struct Mounted(PathBuf);

@@ -13,27 +13,9 @@
     )
 )]
 
-use std::path::{Path, PathBuf};
+use ralc_tests::bin::{ralc_bin, workspace_root};
+use std::path::Path;
 use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    ralc_tests::multitool::repo()
-}
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first",
-        bin.display()
-    );
-    bin
-}
 
 fn run(program: &Path, args: &[&str], dir: &Path, env: &[(&str, String)]) -> Output {
     #[allow(
@@ -66,19 +48,19 @@ fn git(dir: &Path, args: &[&str]) {
 
 #[test]
 fn the_actions_review_annotates_a_widening_change() {
-    let action = std::fs::read_to_string(repo().join("action.yml")).expect("action.yml");
+    let action = std::fs::read_to_string(workspace_root().join("action.yml")).expect("action.yml");
     assert!(action.contains("\"$GITHUB_ACTION_PATH/scripts/review-profiles\" \"$BASE\""));
     let dir = tempfile::tempdir().expect("scratch");
     let w = dir.path();
     git(w, &["init", "-q"]);
     std::fs::create_dir_all(w.join("profiles")).expect("mkdir");
-    let example = repo().join("examples/code-review");
+    let example = workspace_root().join("examples/code-review");
     std::fs::copy(example.join("before.ral"), w.join("profiles/p.ral")).expect("copy");
     git(w, &["add", "."]);
     git(w, &["commit", "-qm", "base"]);
     std::fs::copy(example.join("after.ral"), w.join("profiles/p.ral")).expect("copy");
     git(w, &["commit", "-qam", "let the scripts run"]);
-    let script = repo().join("scripts/review-profiles");
+    let script = workspace_root().join("scripts/review-profiles");
     let env = |fail: &str| {
         vec![
             ("RALC", ralc_bin().display().to_string()),
@@ -126,14 +108,15 @@ fn the_actions_review_annotates_a_widening_change() {
 
 #[test]
 fn every_pre_commit_hook_runs_and_judges() {
-    let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).expect("hooks");
+    let hooks =
+        std::fs::read_to_string(workspace_root().join(".pre-commit-hooks.yaml")).expect("hooks");
     let entries: Vec<&str> = hooks
         .lines()
         .filter_map(|l| l.trim().strip_prefix("entry: "))
         .collect();
     assert!(entries.len() >= 3, "{entries:?}");
     assert!(entries.contains(&"ralc fmt --check"), "{entries:?}");
-    let example = repo().join("examples/code-review");
+    let example = workspace_root().join("examples/code-review");
     let mut failed_after = 0;
     for entry in &entries {
         let mut words = entry.split_whitespace();

@@ -11,54 +11,27 @@
     )
 )]
 
+use ralc_tests::bin::{run_ralc, workspace_root};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn repo() -> PathBuf {
-    ralc_tests::multitool::repo()
-}
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first",
-        bin.display()
-    );
-    bin
-}
 
 /// `ralc diff ARGS --format FORMAT` in `dir`: exit code and stdout.
 pub fn diff(dir: &Path, args: &[String], format: &str) -> (i32, String) {
-    #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
-    let out = Command::new(ralc_bin())
-        .arg("diff")
-        .args(args)
-        .args([
-            "--format",
-            format,
-            "--home",
-            "/home/dev",
-            "--cwd",
-            "/home/dev/project",
-        ])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("ralc runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let mut all = vec!["diff"];
+    all.extend(args.iter().map(String::as_str));
+    all.extend([
+        "--format",
+        format,
+        "--home",
+        "/home/dev",
+        "--cwd",
+        "/home/dev/project",
+    ]);
+    let (code, stdout, _) = run_ralc(dir, &all);
+    (code.unwrap_or(-1), stdout)
 }
 
 fn cases() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/diff"))
+    let mut v: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("tests/diff"))
         .expect("tests/diff")
         .flatten()
         .map(|e| e.path())

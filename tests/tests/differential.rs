@@ -32,8 +32,8 @@
 
 use ralc::capability::resolve::Resolve;
 use ralc::cli::args::StackArgs;
+use ralc_tests::bin::{ralc_bin, require_bwrap};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 const PROFILES: usize = 30;
 const PROBES_PER_PROFILE: usize = 90;
@@ -54,21 +54,6 @@ impl Rng {
     fn chance(&mut self, pct: u64) -> bool {
         self.next() % 100 < pct
     }
-}
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`)",
-        bin.display()
-    );
-    bin
 }
 
 /// Names of the scratch tree's files besides `f0..f2`: an NFC name holding `k` and `é`, a
@@ -200,11 +185,7 @@ fn quote(list: &[String]) -> String {
     reason = "test: runs the ralc binary; bwrap must be on PATH"
 )]
 fn kernel_agrees_with_the_in_process_judgment() {
-    assert!(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-            .any(|d| d.join("bwrap").is_file()),
-        "bwrap (bubblewrap) is not on PATH"
-    );
+    require_bwrap();
     let ralc = ralc_bin();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut probes = 0usize;

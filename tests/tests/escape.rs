@@ -27,7 +27,7 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
-use ralc_tests::bin::ralc_bin;
+use ralc_tests::bin::{ralc_bin, require_bwrap};
 use std::collections::BTreeMap;
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::net::UnixListener;
@@ -50,19 +50,6 @@ fn data_dir() -> PathBuf {
 fn data(name: &str) -> String {
     let p = data_dir().join(name);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: bwrap must be on the process's PATH"
-)]
-fn bwrap_present() {
-    let found = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .any(|d| d.join("bwrap").is_file());
-    assert!(
-        found,
-        "bwrap (bubblewrap) is not on PATH: the launch tests need it (apt-get install bubblewrap)"
-    );
 }
 
 struct Scratch {
@@ -501,7 +488,7 @@ fn judge(
 #[test]
 fn escape_attempts_fail_and_leak_nothing() {
     use std::io::Write;
-    bwrap_present();
+    require_bwrap();
     let ralc = ralc_bin().to_str().unwrap().to_string();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -563,7 +550,7 @@ fn escape_attempts_fail_and_leak_nothing() {
 
 #[test]
 fn positive_controls_run_real_work() {
-    bwrap_present();
+    require_bwrap();
     let ralc = ralc_bin().to_str().unwrap().to_string();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -596,7 +583,7 @@ fn positive_controls_run_real_work() {
 #[test]
 #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn exit_status_propagates_through_ralc_run() {
-    bwrap_present();
+    require_bwrap();
     let ralc = ralc_bin();
     let run = |args: &[&str]| {
         std::process::Command::new(&ralc)
@@ -623,7 +610,7 @@ fn exit_status_propagates_through_ralc_run() {
 #[test]
 #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn a_script_whose_interpreter_is_vetoed_is_refused_before_the_launch() {
-    bwrap_present();
+    require_bwrap();
     let s = scratch();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let v = Vars {

@@ -23,14 +23,11 @@ use ralc::diag::{Diagnostic, FileId, SourceMap};
 use ralc::format::{format_source, Refusal};
 use ralc::freeze::disk::MemDisk;
 use ralc::freeze::FreezeCtx;
+use ralc_tests::bin::workspace_root;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn repo() -> PathBuf {
-    ralc_tests::multitool::repo()
-}
 
 /// A fixed anchor over an in-memory disk: freezing never looks at this machine.
 fn anchor() -> FreezeCtx {
@@ -183,7 +180,7 @@ fn ral_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn every_profile_in_the_repository_keeps_its_meaning_and_is_a_fixed_point() {
     let mut files = Vec::new();
-    ral_files(&repo(), &mut files);
+    ral_files(&workspace_root(), &mut files);
     files.sort();
     assert!(files.len() >= 150, "found only {} profiles", files.len());
     let (mut formatted, mut refused) = (0, Vec::new());
@@ -191,7 +188,11 @@ fn every_profile_in_the_repository_keeps_its_meaning_and_is_a_fixed_point() {
     let texts = files
         .iter()
         .map(|f| {
-            let rel = f.strip_prefix(repo()).unwrap_or(f).display().to_string();
+            let rel = f
+                .strip_prefix(workspace_root())
+                .unwrap_or(f)
+                .display()
+                .to_string();
             (rel, read(f))
         })
         .chain(
@@ -222,7 +223,7 @@ fn every_profile_in_the_repository_keeps_its_meaning_and_is_a_fixed_point() {
 /// (`RALC_BLESS=1` rewrites them), which is its own layout.
 #[test]
 fn goldens() {
-    let dir = repo().join("tests/fmt");
+    let dir = workspace_root().join("tests/fmt");
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("tests/fmt")
         .flatten()

@@ -14,27 +14,7 @@
     )
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let dir = me.parent().and_then(Path::parent).expect("target dir");
-    let bin = dir.join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`, as scripts/test does)",
-        bin.display()
-    );
-    bin
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the workspace root")
-        .to_path_buf()
-}
+use ralc_tests::bin::{run_ralc, workspace_root};
 
 /// Every profile of the suites, as a name relative to the workspace root, sorted.
 fn profiles() -> Vec<String> {
@@ -46,7 +26,7 @@ fn profiles() -> Vec<String> {
         "examples/code-review",
         "examples/confine-a-build",
     ] {
-        let entries = std::fs::read_dir(repo().join(dir)).expect("a suite directory");
+        let entries = std::fs::read_dir(workspace_root().join(dir)).expect("a suite directory");
         for e in entries {
             let p = e.expect("a directory entry").path();
             if p.extension().is_some_and(|x| x == "ral") {
@@ -60,14 +40,12 @@ fn profiles() -> Vec<String> {
     out
 }
 
-#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
 fn report(format: &str) -> String {
     let mut all = String::new();
     for name in profiles() {
-        let out = Command::new(ralc_bin())
-            .current_dir(repo())
-            .env("NO_COLOR", "1")
-            .args([
+        let (code, stdout, stderr) = run_ralc(
+            &workspace_root(),
+            &[
                 "check",
                 "--env-clear",
                 "--home",
@@ -77,17 +55,16 @@ fn report(format: &str) -> String {
                 "--format",
                 format,
                 &name,
-            ])
-            .output()
-            .expect("ralc runs");
+            ],
+        );
         all.push_str(&format!(
             "=== {name} (exit {})\n",
-            out.status.code().map_or("signal".into(), |c| c.to_string())
+            code.map_or("signal".into(), |c| c.to_string())
         ));
-        all.push_str(&String::from_utf8_lossy(&out.stdout));
-        if !out.stderr.is_empty() {
+        all.push_str(&stdout);
+        if !stderr.is_empty() {
             all.push_str("--- stderr\n");
-            all.push_str(&String::from_utf8_lossy(&out.stderr));
+            all.push_str(&stderr);
         }
     }
     all
@@ -98,7 +75,7 @@ fn report(format: &str) -> String {
     reason = "test: the documented bless switch, RALC_BLESS=1"
 )]
 fn golden(format: &str) {
-    let path = repo().join(format!("tests/golden/check/{format}.txt"));
+    let path = workspace_root().join(format!("tests/golden/check/{format}.txt"));
     let got = report(format);
     if std::env::var_os("RALC_BLESS").is_some() {
         std::fs::write(&path, &got).expect("write the golden");

@@ -22,35 +22,8 @@
 // Linux only: the suite launches under bwrap, Landlock and seccomp.
 #![cfg(target_os = "linux")]
 
+use ralc_tests::bin::{ralc_bin, require_bwrap, run};
 use std::path::{Path, PathBuf};
-
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`)",
-        bin.display()
-    );
-    bin
-}
-
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: runs the host's git and the ralc binary"
-)]
-fn run(cmd: &str, args: &[&str], cwd: &Path) -> std::process::Output {
-    std::process::Command::new(cmd)
-        .args(args)
-        .current_dir(cwd)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap_or_else(|e| panic!("{cmd}: {e}"))
-}
 
 /// A repository as a developer has it: one commit, a hook, editor settings.
 fn repository(root: &Path) -> PathBuf {
@@ -96,16 +69,8 @@ const HOSTILE: &str = "printf '%s-%s\\n' LAUNCH ED; \
     git status --short >/dev/null && echo STATUS-OK";
 
 #[test]
-#[allow(
-    clippy::disallowed_methods,
-    reason = "test: bwrap must be on the process's PATH"
-)]
 fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
-    assert!(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-            .any(|d| d.join("bwrap").is_file()),
-        "bwrap (bubblewrap) is not on PATH"
-    );
+    require_bwrap();
     let ralc = ralc_bin();
     // Outside /tmp: the build's own temp directory under target/.
     let base = Path::new(env!("CARGO_TARGET_TMPDIR"));

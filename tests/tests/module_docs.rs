@@ -12,27 +12,8 @@
     )
 )]
 
-use std::path::{Path, PathBuf};
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
+use ralc_tests::bin::workspace_root;
+use ralc_tests::source::src_files;
 
 /// Whether a file's text opens with a `//!` line (leading blank lines allowed).
 fn opens_with_module_doc(text: &str) -> bool {
@@ -56,7 +37,7 @@ fn every_module_opens_with_its_header() {
     let root = workspace_root();
     let mut files = Vec::new();
     for krate in ["compiler", "runtime", "tests"] {
-        rust_files(&root.join(krate).join("src"), &mut files);
+        files.extend(src_files(&root.join(krate).join("src"), &["rs"]));
     }
     // the three crates have far more modules than this: a walk that finds few is broken
     assert!(files.len() > 100, "only {} modules found", files.len());

@@ -14,52 +14,25 @@
     )
 )]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use ralc_tests::bin::{run_ralc, workspace_root};
+use std::path::PathBuf;
 
-fn repo() -> PathBuf {
-    ralc_tests::multitool::repo()
-}
-
-/// The `ralc` binary beside this test's own (`target/<profile>/ralc`).
-fn ralc_bin() -> PathBuf {
-    let me = std::env::current_exe().expect("current_exe");
-    let bin = me
-        .parent()
-        .and_then(Path::parent)
-        .expect("target dir")
-        .join("ralc");
-    assert!(
-        bin.is_file(),
-        "{} is missing: build it first (`cargo build -p ralc`, as scripts/test does)",
-        bin.display()
-    );
-    bin
-}
-
+/// `ralc ARGS` from the workspace root under the fixed anchor: exit code and stdout.
 fn ralc(args: &[&str]) -> (i32, String) {
-    #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
-    let out = Command::new(ralc_bin())
-        .args(args)
-        .args(["--home", "/home/dev", "--cwd", "/home/dev/project"])
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("ralc runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let mut all = args.to_vec();
+    all.extend(["--home", "/home/dev", "--cwd", "/home/dev/project"]);
+    let (code, stdout, _) = run_ralc(&workspace_root(), &all);
+    (code.unwrap_or(-1), stdout)
 }
 
 fn files(dir: &str, ext: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(repo().join(dir))
+    let mut v: Vec<String> = std::fs::read_dir(workspace_root().join(dir))
         .map(|rd| {
             rd.flatten()
                 .map(|e| e.path())
                 .filter(|p| p.extension().is_some_and(|e| e == ext))
                 .filter_map(|p| {
-                    p.strip_prefix(repo())
+                    p.strip_prefix(workspace_root())
                         .ok()
                         .map(|r| r.to_string_lossy().into_owned())
                 })
@@ -95,7 +68,7 @@ fn logs() -> Vec<(String, String)> {
     assert_eq!(code, 1, "the error cases are errors");
     out.push(("check tests/parse/err".into(), text));
     // `ralc diff` of every case in tests/diff/, from the case's folder
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/diff"))
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("tests/diff"))
         .expect("tests/diff")
         .flatten()
         .map(|e| e.path())
@@ -103,36 +76,20 @@ fn logs() -> Vec<(String, String)> {
         .collect();
     dirs.sort();
     for d in dirs {
-        let args: Vec<String> = std::fs::read_to_string(d.join("args"))
-            .expect("args")
-            .lines()
-            .filter(|l| !l.is_empty())
-            .map(str::to_string)
-            .collect();
-        #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
-        let o = Command::new(ralc_bin())
-            .arg("diff")
-            .args(&args)
-            .args([
-                "--format",
-                "sarif",
-                "--home",
-                "/home/dev",
-                "--cwd",
-                "/home/dev/project",
-            ])
-            .current_dir(&d)
-            .output()
-            .expect("ralc runs");
-        assert!(
-            matches!(o.status.code(), Some(0 | 1)),
-            "diff {}",
-            d.display()
-        );
-        out.push((
-            format!("diff {}", d.display()),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-        ));
+        let text = std::fs::read_to_string(d.join("args")).expect("args");
+        let mut args: Vec<&str> = vec!["diff"];
+        args.extend(text.lines().filter(|l| !l.is_empty()));
+        args.extend([
+            "--format",
+            "sarif",
+            "--home",
+            "/home/dev",
+            "--cwd",
+            "/home/dev/project",
+        ]);
+        let (code, stdout, _) = run_ralc(&d, &args);
+        assert!(matches!(code, Some(0 | 1)), "diff {}", d.display());
+        out.push((format!("diff {}", d.display()), stdout));
     }
     out
 }
@@ -140,7 +97,7 @@ fn logs() -> Vec<(String, String)> {
 #[test]
 fn every_sarif_log_the_binary_writes_is_clean_for_the_schema_and_the_multitool() {
     let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(repo().join("tests/data/sarif-schema-2.1.0.json"))
+        &std::fs::read_to_string(workspace_root().join("tests/data/sarif-schema-2.1.0.json"))
             .expect("the schema is in the repository"),
     )
     .expect("schema JSON");

@@ -12,37 +12,9 @@
     )
 )]
 
+use ralc_tests::bin::workspace_root;
+use ralc_tests::source::tree_files;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "target") {
-                continue;
-            }
-            files(&p, exts, out);
-        } else if p
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| exts.contains(&e))
-        {
-            out.push(p);
-        }
-    }
-}
 
 /// The section numbers a text cites as `spec §N[.M]` (a trailing sentence dot dropped).
 fn citations(text: &str) -> Vec<String> {
@@ -94,9 +66,9 @@ fn every_cited_section_exists_in_docs_spec() {
     );
     let mut all = Vec::new();
     for d in ["compiler", "runtime", "tests"] {
-        files(&root.join(d), &["rs", "md"], &mut all);
+        all.extend(tree_files(&root.join(d), &["rs", "md"]));
     }
-    files(&root.join("docs"), &["md"], &mut all);
+    all.extend(tree_files(&root.join("docs"), &["md"]));
     all.push(root.join("ARCHITECTURE.md"));
     all.push(root.join("README.md"));
     let mut cited = 0usize;

@@ -13,39 +13,15 @@
     )
 )]
 
-use std::path::{Path, PathBuf};
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            if p.file_name().is_some_and(|n| n == "target") {
-                continue;
-            }
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-}
+use ralc_tests::bin::workspace_root;
+use ralc_tests::source::tree_files;
 
 /// `file: reason` for every allow site, sorted.
 fn sites() -> Vec<String> {
     let root = workspace_root();
     let mut files = Vec::new();
     for d in ["compiler", "runtime", "tests"] {
-        rust_files(&root.join(d), &mut files);
+        files.extend(tree_files(&root.join(d), &["rs"]));
     }
     let mut out = Vec::new();
     for f in files {

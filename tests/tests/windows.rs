@@ -163,22 +163,11 @@ fn the_standard_plans_keep_their_promises() {
 /// The binary: a refused plan exits 1, names why on stderr and lists it in `refused`.
 #[cfg(unix)]
 mod binary {
-    use std::path::Path;
+    use ralc_tests::bin::ralc_bin;
 
     #[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
     fn ralc(args: &[&str]) -> std::process::Output {
-        let me = std::env::current_exe().expect("exe");
-        let bin = me
-            .parent()
-            .and_then(Path::parent)
-            .expect("target dir")
-            .join("ralc");
-        assert!(
-            bin.is_file(),
-            "{} is missing: build it first",
-            bin.display()
-        );
-        std::process::Command::new(bin)
+        std::process::Command::new(ralc_bin())
             .current_dir("/")
             .args(args)
             .output()

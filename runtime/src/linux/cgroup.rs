@@ -220,24 +220,33 @@ impl Drop for Cap {
     fn drop(&mut self) {
         self.procs.clear();
         for (dir, v2) in &self.dirs {
-            for attempt in 0..50 {
-                if std::fs::remove_dir(dir).is_ok() {
-                    break;
-                }
-                // Stragglers of the launch: killed, then the directory goes.
-                if *v2 {
-                    let _ = write(&dir.join("cgroup.kill"), "1");
-                } else {
-                    let pids =
-                        std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
-                    for p in pids.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
-                        // SAFETY: kill(2) of a process inside the launch's own cgroup.
-                        unsafe { libc::kill(p, libc::SIGKILL) };
-                    }
-                }
-                std::thread::sleep(std::time::Duration::from_millis(2 + attempt));
+            remove(dir, *v2);
+        }
+    }
+}
+
+/// The longest `remove` keeps trying before it leaves a cgroup behind.
+const REMOVE_PATIENCE: std::time::Duration = std::time::Duration::from_millis(1500);
+
+/// Remove a launch's cgroup, its stragglers killed between attempts. Right after the
+/// wait the kernel often still counts the last task for a moment (`EBUSY`): the pauses
+/// start at 50 µs and double up to 50 ms, for at most `REMOVE_PATIENCE` (a fixed first
+/// pause of 2 ms was a tenth of a launch).
+fn remove(dir: &Path, v2: bool) {
+    let start = std::time::Instant::now();
+    let mut pause = std::time::Duration::from_micros(50);
+    while std::fs::remove_dir(dir).is_err() && start.elapsed() < REMOVE_PATIENCE {
+        if v2 {
+            let _ = write(&dir.join("cgroup.kill"), "1");
+        } else {
+            let pids = std::fs::read_to_string(dir.join("cgroup.procs")).unwrap_or_default();
+            for p in pids.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+                // SAFETY: kill(2) of a process inside the launch's own cgroup.
+                unsafe { libc::kill(p, libc::SIGKILL) };
             }
         }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(std::time::Duration::from_millis(50));
     }
 }
 

@@ -54,6 +54,12 @@ pub fn open_beneath(dir: RawFd, name: &str) -> io::Result<Opened> {
     open_how(dir, name, libc::O_PATH)
 }
 
+/// Open the directory `path` (relative to `dir`, or absolute with `libc::AT_FDCWD`) for
+/// listing, no symlink followed anywhere in it: `Absent` when it is not a directory.
+pub fn open_dir(dir: RawFd, path: &str) -> io::Result<Opened> {
+    open_how(dir, path, libc::O_RDONLY | libc::O_DIRECTORY)
+}
+
 fn open_how(dir: RawFd, path: &str, flags: i32) -> io::Result<Opened> {
     let c = CString::new(path)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "path holds a NUL"))?;
@@ -120,6 +126,17 @@ pub fn kind_of(fd: &OwnedFd) -> io::Result<Kind> {
         libc::S_IFLNK => Kind::Symlink,
         _ => Kind::Other,
     })
+}
+
+/// The device and inode a handle holds (a directory met twice is a bind loop).
+pub fn dev_ino(fd: &OwnedFd) -> io::Result<(u64, u64)> {
+    // SAFETY: a zeroed `stat` is a valid out-parameter.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: `fd` is open; `st` is a valid out-pointer.
+    if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok((st.st_dev, st.st_ino))
 }
 
 /// `lstat` a path: its kind, or `None` when absent.

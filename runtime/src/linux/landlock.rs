@@ -14,6 +14,7 @@
 //! envelope's rules to and entering a ruleset received as a bare descriptor. It never
 //! widens a rule it was given and never enters a domain in the parent.
 
+use super::dirents::{self, Dirents, Entry};
 use super::handle::{self, Kind, Opened};
 use super::refusal::Refusal;
 use crate::plan::{within, ExecAdmits};
@@ -289,12 +290,7 @@ impl Ruleset {
         if ctx.ex.deny_dirs.iter().any(|d| d == path) {
             return Ok(false);
         }
-        // SAFETY: a zeroed stat is a valid out-parameter; fstat on an open handle.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        // SAFETY: as above.
-        if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } == 0
-            && !ctx.seen.insert((st.st_dev, st.st_ino))
-        {
+        if handle::dev_ino(fd).is_ok_and(|id| !ctx.seen.insert(id)) {
             // A bind mount looping back onto a directory being listed: admit nothing more.
             return Ok(false);
         }
@@ -314,34 +310,9 @@ impl Ruleset {
             }
         }
         let mut seen = Listing::default();
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            let n = getdents(listing.as_raw_fd(), &mut buf).map_err(|e| Refusal::io(path, e))?;
-            if n == 0 {
-                break;
-            }
-            let mut off = 0usize;
-            while off + DIRENT_NAME <= n {
-                let reclen = u16::from_ne_bytes([buf[off + 16], buf[off + 17]]) as usize;
-                if reclen < DIRENT_NAME || off + reclen > n {
-                    return Err(Refusal::io(
-                        path,
-                        io::Error::other("a malformed directory entry"),
-                    ));
-                }
-                let dtype = buf[off + 18];
-                let mut ino = [0u8; 8];
-                ino.copy_from_slice(&buf[off..off + 8]);
-                let ino = u64::from_ne_bytes(ino);
-                let raw = &buf[off + DIRENT_NAME..off + reclen];
-                let raw = &raw[..raw.iter().position(|&b| b == 0).unwrap_or(raw.len())];
-                off += reclen;
-                if raw == b"." || raw == b".." {
-                    continue;
-                }
-                let entry = Entry { ino, dtype, raw };
-                self.visit(path, &listing, entry, &direct, ctx, depth, &mut seen)?;
-            }
+        let mut entries = Dirents::new(listing.as_raw_fd(), 64 * 1024);
+        while let Some(e) = entries.next_entry().map_err(|e| Refusal::io(path, e))? {
+            self.visit(path, &listing, e, &direct, ctx, depth, &mut seen)?;
         }
         if seen.clean {
             return Ok(true);
@@ -388,7 +359,7 @@ impl Ruleset {
         let kind = match dtype {
             libc::DT_DIR => Kind::Dir,
             libc::DT_REG => Kind::File,
-            libc::DT_UNKNOWN => match lkind_at(listing.as_raw_fd(), raw) {
+            libc::DT_UNKNOWN => match dirents::lstat_at(listing.as_raw_fd(), raw).map(|(k, _)| k) {
                 Some(k) => k,
                 None => return Ok(()),
             },
@@ -448,13 +419,6 @@ impl Ruleset {
         }
         Ok(())
     }
-}
-
-/// One entry of a raw `getdents64` batch.
-struct Entry<'a> {
-    ino: u64,
-    dtype: u8,
-    raw: &'a [u8],
 }
 
 /// What a directory's listing showed, as `scan` gathers it.
@@ -519,24 +483,6 @@ impl Drop for Batch {
     }
 }
 
-/// Where a `linux_dirent64`'s name starts (after ino, off, reclen and type).
-const DIRENT_NAME: usize = 19;
-
-fn getdents(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
-    loop {
-        // SAFETY: the kernel writes at most `buf.len()` bytes of dirents into `buf`.
-        let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf.as_mut_ptr(), buf.len()) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        return Ok(n as usize);
-    }
-}
-
 /// The name of `deny` directly beneath `dir`, if it is one of `dir`'s entries.
 fn child_name<'a>(dir: &str, deny: &'a str) -> Option<&'a str> {
     let rest = if dir == "/" {
@@ -545,24 +491,6 @@ fn child_name<'a>(dir: &str, deny: &'a str) -> Option<&'a str> {
         deny.strip_prefix(dir)?.strip_prefix('/')?
     };
     (!rest.is_empty() && !rest.contains('/')).then_some(rest)
-}
-
-/// `fstatat(AT_SYMLINK_NOFOLLOW)` of an entry whose type the listing did not say.
-fn lkind_at(dir: RawFd, name: &[u8]) -> Option<Kind> {
-    let c = CString::new(name).ok()?;
-    // SAFETY: a zeroed stat is a valid out-parameter.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: a valid C string relative to an open directory, and a valid out-pointer.
-    let rc = unsafe { libc::fstatat(dir, c.as_ptr(), &mut st, libc::AT_SYMLINK_NOFOLLOW) };
-    if rc != 0 {
-        return None;
-    }
-    Some(match st.st_mode & libc::S_IFMT {
-        libc::S_IFDIR => Kind::Dir,
-        libc::S_IFREG => Kind::File,
-        libc::S_IFLNK => Kind::Symlink,
-        _ => Kind::Other,
-    })
 }
 
 /// Open a listed file beneath its directory as an `O_PATH` handle, no symlink followed

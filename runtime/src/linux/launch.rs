@@ -16,7 +16,8 @@ use super::warrant::{slot, Confinement, Warrant};
 use crate::plan::{within, Access, BindWhy, ExecAdmits, Layer, LinuxPlan, LINUX_PLAN_VERSION};
 use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
 
 /// Exit code when nothing ran.
 pub const EXIT_REFUSED: i32 = 126;
@@ -364,10 +365,12 @@ pub fn prepare_watched(
     watch: Option<Watch>,
 ) -> Result<Prepared, Refusal> {
     let bwrap_pin = admit(plan, host, pins)?;
+    // The veto listing (mostly the kernel's directory reads) starts on a helper thread
+    // now and is joined after the binds are open: a thread needs a while to be scheduled
+    // on an idle core, so it is started before the work it overlaps.
+    let listing = VetoListing::start(plan);
     let binds = open_binds(plan)?;
-    // (Listing on a second thread while the binds open was tried: on the loaded machine
-    // the new thread waited for a core and the phase took longer.)
-    let listing = VetoListing::of(plan);
+    let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
     let table = mount_table(confined, pins, bwrap_pin)?;
@@ -577,29 +580,110 @@ struct VetoDir {
     direct: Option<Vec<String>>,
 }
 
+/// A veto listing in progress: the directories still to list, taken from a shared
+/// counter by this thread and one helper; the helper's results arrive on a channel.
+struct VetoListingJob {
+    work: Option<Arc<VetoWork>>,
+    results: Option<mpsc::Receiver<(usize, VetoDir)>>,
+}
+
+/// The directories to list, the veto's name keys, which directories are allowed (listed
+/// as whole trees), and the next index to take.
+struct VetoWork {
+    dirs: Vec<String>,
+    keys: Vec<String>,
+    allowed: Vec<String>,
+    next: AtomicUsize,
+}
+
+impl VetoWork {
+    /// Take the next directory and list it: `None` when none is left.
+    fn take(&self) -> Option<(usize, VetoDir)> {
+        let i = self.next.fetch_add(1, Ordering::SeqCst);
+        Some((i, self.list(i)?))
+    }
+
+    /// List the `i`th directory: an allowed one as a whole tree, another directly.
+    fn list(&self, i: usize) -> Option<VetoDir> {
+        let dir = self.dirs.get(i)?;
+        let (tree, direct) = if self.allowed.contains(dir) {
+            (vetoed_tree(dir, &self.keys), None)
+        } else {
+            (None, Some(vetoed_files(dir, &self.keys)))
+        };
+        Some(VetoDir {
+            dir: dir.clone(),
+            tree,
+            direct,
+        })
+    }
+}
+
 impl VetoListing {
-    fn of(plan: &LinuxPlan) -> VetoListing {
+    /// Start listing the directories the plan's name vetoes search (`vetoed_dirs`): a
+    /// helper thread begins at once; `finish` lists the rest here and gathers all.
+    fn start(plan: &LinuxPlan) -> VetoListingJob {
+        let none = VetoListingJob {
+            work: None,
+            results: None,
+        };
         let Some(ex) = &plan.landlock.exec else {
-            return VetoListing { dirs: Vec::new() };
+            return none;
         };
         if ex.deny_names.is_empty() {
-            return VetoListing { dirs: Vec::new() };
+            return none;
         }
-        let keys: Vec<String> = ex
-            .deny_names
-            .iter()
-            .map(|n| landlock::name_key(n))
-            .collect();
-        let dirs = vetoed_dirs(&ex.dirs)
-            .into_iter()
-            .map(|dir| {
-                let (tree, direct) = if ex.dirs.contains(&dir) {
-                    (vetoed_tree(&dir, &keys), None)
-                } else {
-                    (None, Some(vetoed_files(&dir, &keys)))
-                };
-                VetoDir { dir, tree, direct }
+        let work = Arc::new(VetoWork {
+            dirs: vetoed_dirs(&ex.dirs),
+            keys: ex
+                .deny_names
+                .iter()
+                .map(|n| landlock::name_key(n))
+                .collect(),
+            allowed: ex.dirs.clone(),
+            next: AtomicUsize::new(0),
+        });
+        let (tx, rx) = mpsc::channel();
+        let helper = Arc::clone(&work);
+        let spawned = std::thread::Builder::new()
+            .name("ralc-veto-walk".into())
+            .spawn(move || {
+                while let Some(listed) = helper.take() {
+                    if tx.send(listed).is_err() {
+                        return;
+                    }
+                }
             })
+            .is_ok();
+        VetoListingJob {
+            work: Some(work),
+            results: spawned.then_some(rx),
+        }
+    }
+}
+
+impl VetoListingJob {
+    /// List what the helper has not taken, then wait for what it has (a helper that
+    /// never got a core took nothing, and is not waited for); a directory it took and
+    /// never delivered (gone mid-way) is listed here.
+    fn finish(self) -> VetoListing {
+        let Some(work) = self.work else {
+            return VetoListing { dirs: Vec::new() };
+        };
+        let mut out: Vec<Option<VetoDir>> = work.dirs.iter().map(|_| None).collect();
+        while let Some((i, d)) = work.take() {
+            out[i] = Some(d);
+        }
+        if let Some(rx) = self.results {
+            while out.iter().any(Option::is_none) {
+                let Ok((i, d)) = rx.recv() else { break };
+                out[i] = Some(d);
+            }
+        }
+        let dirs = out
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, d)| d.or_else(|| work.list(i)))
             .collect();
         VetoListing { dirs }
     }
@@ -1185,7 +1269,13 @@ fn vetoed_tree(dir: &str, keys: &[String]) -> Option<Vec<String>> {
         seen: std::collections::HashSet::new(),
         budget: landlock::EXPANSION_BUDGET,
     };
-    walk.dir(dir, 0).then_some(walk.found)
+    // The top directory by its path, no symlink followed anywhere in it (the allowed and
+    // program directories are real paths); every directory below by handle, beneath its
+    // parent's.
+    let Ok(Opened::Found(fd)) = handle::open_dir(libc::AT_FDCWD, dir) else {
+        return None;
+    };
+    walk.dir(dir, &fd, 0).then_some(walk.found)
 }
 
 struct VetoWalk<'k> {
@@ -1204,48 +1294,61 @@ impl VetoWalk<'_> {
         }
     }
 
-    fn dir(&mut self, dir: &str, depth: usize) -> bool {
-        use std::os::unix::fs::MetadataExt;
+    /// Walk the directory `fd` (opened for listing) at `path`: false when the tree cannot
+    /// be admitted whole (`vetoed_tree`).
+    fn dir(&mut self, path: &str, fd: &OwnedFd, depth: usize) -> bool {
         if depth > 64 {
             return false;
         }
-        let Ok(md) = std::fs::symlink_metadata(dir) else {
+        let Ok((dev, ino)) = handle::dev_ino(fd) else {
             return false;
         };
-        if !md.is_dir() || !self.seen.insert((md.dev(), md.ino())) {
+        if !self.seen.insert((dev, ino)) {
             return false;
         }
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return false;
-        };
-        for e in rd {
-            let Ok(e) = e else { return false };
+        let mut entries = super::dirents::Dirents::new(fd.as_raw_fd(), 32 * 1024);
+        loop {
+            let e = match entries.next_entry() {
+                Ok(Some(e)) => e,
+                Ok(None) => return true,
+                Err(_) => return false,
+            };
             if self.budget == 0 {
                 return false;
             }
             self.budget -= 1;
-            let name = e.file_name();
-            let Some(name) = name.to_str() else {
+            let Ok(name) = std::str::from_utf8(e.raw) else {
                 return false;
             };
-            let Ok(t) = e.file_type() else { return false };
+            let kind = match e.dtype {
+                libc::DT_DIR => Some(Kind::Dir),
+                libc::DT_REG => Some(Kind::File),
+                libc::DT_LNK => Some(Kind::Symlink),
+                libc::DT_UNKNOWN => super::dirents::lstat_at(fd.as_raw_fd(), e.raw).map(|k| k.0),
+                _ => Some(Kind::Other),
+            };
             if self.vetoed(name) {
-                if t.is_symlink() {
+                if kind == Some(Kind::Symlink) {
                     continue;
                 }
-                let path = format!("{}/{name}", dir.trim_end_matches('/'));
-                match std::fs::symlink_metadata(&path) {
-                    Ok(m) if m.is_file() && m.nlink() == 1 => self.found.push(path),
+                // A vetoed name is masked in its place: a regular file with no other
+                // hard link (a mask hides one name, not the inode).
+                match super::dirents::lstat_at(fd.as_raw_fd(), e.raw) {
+                    Some((Kind::File, 1)) => self
+                        .found
+                        .push(format!("{}/{name}", path.trim_end_matches('/'))),
                     _ => return false,
                 }
-            } else if t.is_dir() {
-                let path = format!("{}/{name}", dir.trim_end_matches('/'));
-                if !self.dir(&path, depth + 1) {
+            } else if kind == Some(Kind::Dir) {
+                let child = format!("{}/{name}", path.trim_end_matches('/'));
+                let Ok(Opened::Found(cfd)) = handle::open_dir(fd.as_raw_fd(), name) else {
+                    return false;
+                };
+                if !self.dir(&child, &cfd, depth + 1) {
                     return false;
                 }
             }
         }
-        true
     }
 }
 
@@ -1468,9 +1571,9 @@ fn send_fd(sock: &OwnedFd, fd: RawFd) -> std::io::Result<()> {
     send_fd_with(sock.as_raw_fd(), b'R', fd)
 }
 
-/// Send one descriptor with a tag byte (SCM_RIGHTS).
-pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
-    let mut byte = [tag];
+/// One tag byte and room for one descriptor (SCM_RIGHTS): the message both ends of the
+/// reach socket use. `f` gets the header, every pointer in it valid for the call.
+fn with_one_fd_msg<R>(byte: &mut [u8; 1], f: impl FnOnce(&mut libc::msghdr) -> R) -> R {
     let mut iov = libc::iovec {
         iov_base: byte.as_mut_ptr().cast(),
         iov_len: 1,
@@ -1478,22 +1581,30 @@ pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
     // SAFETY: CMSG_SPACE is a pure size computation.
     let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
     let mut cbuf = vec![0u8; space];
-    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
+    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives `f`.
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
     msg.msg_iov = &mut iov;
     msg.msg_iovlen = 1;
     msg.msg_control = cbuf.as_mut_ptr().cast();
     msg.msg_controllen = space as _;
-    // SAFETY: the control buffer holds one header of CMSG_SPACE(sizeof fd) bytes.
-    unsafe {
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        (*c).cmsg_level = libc::SOL_SOCKET;
-        (*c).cmsg_type = libc::SCM_RIGHTS;
-        (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
-        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
-    }
-    // SAFETY: msg is fully initialised.
-    let n = unsafe { libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL) };
+    f(&mut msg)
+}
+
+/// Send one descriptor with a tag byte (SCM_RIGHTS).
+pub fn send_fd_with(sock: RawFd, tag: u8, fd: RawFd) -> std::io::Result<()> {
+    let mut byte = [tag];
+    let n = with_one_fd_msg(&mut byte, |msg| {
+        // SAFETY: the control buffer holds one header of CMSG_SPACE(sizeof fd) bytes.
+        unsafe {
+            let c = libc::CMSG_FIRSTHDR(msg);
+            (*c).cmsg_level = libc::SOL_SOCKET;
+            (*c).cmsg_type = libc::SCM_RIGHTS;
+            (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
+            std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd);
+        }
+        // SAFETY: msg is fully initialised.
+        unsafe { libc::sendmsg(sock, msg, libc::MSG_NOSIGNAL) }
+    });
     if n < 0 {
         return Err(std::io::Error::last_os_error());
     }
@@ -1512,46 +1623,38 @@ pub fn receive_fd(sock: RawFd) -> Result<OwnedFd, String> {
 /// `None` once the other end is closed.
 fn receive_msg(sock: RawFd) -> std::io::Result<Option<(u8, Option<OwnedFd>)>> {
     let mut byte = [0u8];
-    let mut iov = libc::iovec {
-        iov_base: byte.as_mut_ptr().cast(),
-        iov_len: 1,
-    };
-    // SAFETY: CMSG_SPACE is a pure size computation.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
-    let mut cbuf = vec![0u8; space];
-    // SAFETY: a zeroed msghdr is valid; every pointer set below outlives the call.
-    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = cbuf.as_mut_ptr().cast();
-    msg.msg_controllen = space as _;
-    let n = loop {
-        // SAFETY: msg is fully initialised.
-        let n = unsafe { libc::recvmsg(sock, &mut msg, libc::MSG_CMSG_CLOEXEC) };
-        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-            continue;
+    let got = with_one_fd_msg(&mut byte, |msg| {
+        let n = loop {
+            // SAFETY: msg is fully initialised.
+            let n = unsafe { libc::recvmsg(sock, msg, libc::MSG_CMSG_CLOEXEC) };
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            break n;
+        };
+        if n < 0 {
+            return Err(std::io::Error::last_os_error());
         }
-        break n;
-    };
-    if n < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    if n == 0 {
-        return Ok(None);
-    }
-    // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
-    let fd = unsafe {
-        let c = libc::CMSG_FIRSTHDR(&msg);
-        if c.is_null() || (*c).cmsg_level != libc::SOL_SOCKET || (*c).cmsg_type != libc::SCM_RIGHTS
-        {
-            None
-        } else {
-            Some(OwnedFd::from_raw_fd(std::ptr::read_unaligned(
-                libc::CMSG_DATA(c).cast::<RawFd>(),
-            )))
+        if n == 0 {
+            return Ok(None);
         }
-    };
-    Ok(Some((byte[0], fd)))
+        // SAFETY: the kernel filled the control buffer; CMSG_FIRSTHDR checks its length.
+        let fd = unsafe {
+            let c = libc::CMSG_FIRSTHDR(msg);
+            if c.is_null()
+                || (*c).cmsg_level != libc::SOL_SOCKET
+                || (*c).cmsg_type != libc::SCM_RIGHTS
+            {
+                None
+            } else {
+                Some(OwnedFd::from_raw_fd(std::ptr::read_unaligned(
+                    libc::CMSG_DATA(c).cast::<RawFd>(),
+                )))
+            }
+        };
+        Ok(Some(fd))
+    })?;
+    Ok(got.map(|fd| (byte[0], fd)))
 }
 
 fn reached(fd: &OwnedFd) -> bool {

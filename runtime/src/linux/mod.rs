@@ -6,6 +6,7 @@ pub mod agents;
 pub mod alias;
 pub mod bwrap;
 pub mod cgroup;
+pub mod dirents;
 pub mod handle;
 pub mod helper;
 pub mod landlock;
