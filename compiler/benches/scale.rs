@@ -6,7 +6,8 @@
 //! system of the child, best) of `ralc check` and `ralc show`, per entry, and the 40k/10k
 //! ratios; then `ralc why --batch` questions/s over 100,000 mixed read/write/exec
 //! questions against the 10k profile (spread over its entries and outside them) and
-//! against each standard profile. It writes only its own temporary directory and never
+//! against each standard profile, the questions split into files under the batch
+//! reader's bound (one `why --batch` per file, the figures summed). It writes only its own temporary directory and never
 //! judges anything itself: every figure is a child `ralc` process's.
 //!
 //! Run: `cargo bench -p ralc --bench scale` (options after `--`: `--runs N`,
@@ -130,30 +131,40 @@ struct Timing {
 /// Run `ralc ARGS` in `dir` `runs` times (output discarded after checking it); each run
 /// must succeed and print at least `min_lines` lines.
 fn time(dir: &Path, args: &[&str], runs: usize, min_lines: usize) -> Timing {
+    time_all(dir, &[args.to_vec()], runs, min_lines)
+}
+
+/// Run each `ralc ARGS` of `all` in turn, `runs` times; a run's figures are the sums over
+/// `all` (one batch split into files under the reader's bound), and together they must
+/// print at least `min_lines` lines.
+fn time_all(dir: &Path, all: &[Vec<&str>], runs: usize, min_lines: usize) -> Timing {
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
     for _ in 0..runs {
         let c0 = children_cpu();
         let t0 = Instant::now();
-        #[allow(
-            clippy::disallowed_methods,
-            reason = "bench: runs the ralc binary measured"
-        )]
-        let out = Command::new(RALC)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run ralc");
+        let mut lines = 0;
+        for args in all {
+            #[allow(
+                clippy::disallowed_methods,
+                reason = "bench: runs the ralc binary measured"
+            )]
+            let out = Command::new(RALC)
+                .args(args)
+                .current_dir(dir)
+                .stdin(Stdio::null())
+                .output()
+                .expect("run ralc");
+            assert!(
+                out.status.success(),
+                "ralc {args:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            lines += out.stdout.iter().filter(|b| **b == b'\n').count();
+        }
         walls.push(t0.elapsed());
         cpus.push(children_cpu() - c0);
-        assert!(
-            out.status.success(),
-            "ralc {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let lines = out.stdout.iter().filter(|b| **b == b'\n').count();
-        assert!(lines >= min_lines, "ralc {args:?}: {lines} lines of output");
+        assert!(lines >= min_lines, "ralc {all:?}: {lines} lines of output");
     }
     walls.sort();
     cpus.sort();
@@ -227,21 +238,47 @@ fn main() {
     }
     println!();
     let q = o.questions;
-    let qfile = dir.path().join("questions.txt");
-    std::fs::write(&qfile, questions(q, 10_000, &cwd)).expect("write questions");
+    // the questions in files under the batch reader's bound (issue 20): one batch run is
+    // a `why --batch` per file, its figures the sums
+    let all = questions(q, 10_000, &cwd);
+    let mut files: Vec<String> = Vec::new();
+    let mut chunk = String::new();
+    for line in all.lines() {
+        if (chunk.len() + line.len() + 1) as u64 > ralc::reader::BATCH_LIMIT {
+            files.push(std::mem::take(&mut chunk));
+        }
+        chunk.push_str(line);
+        chunk.push('\n');
+    }
+    if !chunk.is_empty() {
+        files.push(chunk);
+    }
+    let mut qnames: Vec<String> = Vec::new();
+    for (i, text) in files.iter().enumerate() {
+        let f = dir.path().join(format!("questions-{i}.txt"));
+        std::fs::write(&f, text).expect("write questions");
+        qnames.push(f.to_str().expect("Unicode").to_owned());
+    }
     let p10k = dir.path().join("p10000.ral");
     if !p10k.exists() {
         std::fs::write(&p10k, profile(10_000)).expect("write profile");
     }
-    let qs = qfile.to_str().expect("Unicode");
-    println!("why --batch, {q} questions (read/write/exec, over the entries and outside)");
+    println!(
+        "why --batch, {q} questions (read/write/exec, over the entries and outside), in {} files under the {}-byte batch bound",
+        qnames.len(),
+        ralc::reader::BATCH_LIMIT
+    );
     for p in [
         "p10000.ral",
         "std:minimal",
         "std:reasonable",
         "std:dangerous",
     ] {
-        let t = time(dir.path(), &["why", "-p", p, "--batch", qs], o.runs, q);
+        let runs: Vec<Vec<&str>> = qnames
+            .iter()
+            .map(|f| vec!["why", "-p", p, "--batch", f.as_str()])
+            .collect();
+        let t = time_all(dir.path(), &runs, o.runs, q);
         println!(
             "{p:>15}: wall best {:>7.1}ms ({:>7.0}/s), median {:>7.1}ms; CPU best {:>7.1}ms ({:>7.0}/s)",
             ms(t.wall_best),
