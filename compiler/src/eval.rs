@@ -303,7 +303,7 @@ impl Eval {
     fn interpolate(&mut self, s: &StrLit) -> Option<String> {
         let mut out = String::new();
         let mut ok = true;
-        for p in &s.parts {
+        for p in s.parts.iter() {
             match p {
                 StrPart::Text(t) => out.push_str(t),
                 StrPart::Var(n, sp) => match self.lookup(n, *sp) {

@@ -36,11 +36,14 @@ fn item(a: &Item, b: &Item) -> bool {
 
 fn strlit(a: &StrLit, b: &StrLit) -> bool {
     a.parts.len() == b.parts.len()
-        && a.parts.iter().zip(&b.parts).all(|(x, y)| match (x, y) {
-            (StrPart::Text(s), StrPart::Text(t)) => s == t,
-            (StrPart::Var(s, _), StrPart::Var(t, _)) => s == t,
-            _ => false,
-        })
+        && a.parts
+            .iter()
+            .zip(b.parts.iter())
+            .all(|(x, y)| match (x, y) {
+                (StrPart::Text(s), StrPart::Text(t)) => s == t,
+                (StrPart::Var(s, _), StrPart::Var(t, _)) => s == t,
+                _ => false,
+            })
 }
 
 /// The two expressions are the same, spans aside.

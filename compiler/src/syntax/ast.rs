@@ -55,22 +55,23 @@ pub enum StrPart {
     Var(String, Span),
 }
 
-/// A quoted string: literal text, or `"…"` parts to interpolate.
+/// A quoted string: literal text, or `"…"` parts to interpolate. Its parts are shared
+/// (`Arc`): the parser copies tokens as it backtracks, and a copy is then a count.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StrLit {
-    pub parts: Vec<StrPart>,
+    pub parts: std::sync::Arc<[StrPart]>,
 }
 
 impl StrLit {
     pub fn literal(s: &str) -> Self {
         StrLit {
-            parts: vec![StrPart::Text(s.to_string())],
+            parts: std::sync::Arc::new([StrPart::Text(s.to_string())]),
         }
     }
     /// The text when the string interpolates nothing.
     pub fn as_static(&self) -> Option<String> {
         let mut out = String::new();
-        for p in &self.parts {
+        for p in self.parts.iter() {
             match p {
                 StrPart::Text(t) => out.push_str(t),
                 StrPart::Var(..) => return None,

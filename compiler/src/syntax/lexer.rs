@@ -479,7 +479,12 @@ pub fn decode_interpolating(file: FileId, body: &str, base: usize) -> (StrLit, V
     if !d.text.is_empty() || d.parts.is_empty() {
         d.parts.push(StrPart::Text(d.text));
     }
-    (StrLit { parts: d.parts }, d.diags)
+    (
+        StrLit {
+            parts: d.parts.into(),
+        },
+        d.diags,
+    )
 }
 
 /// The state of one `"…"` body being decoded.
