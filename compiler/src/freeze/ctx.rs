@@ -395,9 +395,9 @@ impl FreezeCtx {
         if !within_limits(surface, self.rules) {
             return Err(RealError::TooLong);
         }
-        let folded = fold_dots_under(surface, self.rules);
+        let folded = fold_dots_cow(surface, self.rules);
         let real = self.real_of(&folded)?;
-        Ok(FrozenPath::from_parts(folded, real))
+        Ok(FrozenPath::from_parts(&*folded, real))
     }
 }
 

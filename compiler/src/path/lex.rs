@@ -575,7 +575,8 @@ pub fn classify_subpath(sub: &str) -> Result<(), SubpathRefusal> {
 pub fn join_under(base: &str, sub: &str, rules: PathRules) -> Result<String, SubpathRefusal> {
     classify_subpath(sub)?;
     let sep = rules.sep() as char;
-    let mut out = base.to_string();
+    let mut out = String::with_capacity(base.len() + 1 + sub.len());
+    out.push_str(base);
     for name in sub.split(|c: char| c == '/' || (rules == PathRules::Windows && c == '\\')) {
         if name.is_empty() {
             continue;
