@@ -55,10 +55,11 @@ struct Node {
     /// Children sorted by (hash, key): a lookup is a binary search on the hash and a
     /// comparison of the key (hashes may collide; the key decides).
     children: Vec<Child>,
-    /// The first id filed here (`NO_ID`: none) and any others: most nodes hold one id or
-    /// none, kept without an allocation of their own.
+    /// The first id filed here (`NO_ID`: none), and where any others are in the trie's
+    /// `more` (`NO_ID`: there are none): most nodes hold one id or none, kept without an
+    /// allocation of their own.
     here: u32,
-    more: Vec<u32>,
+    more: u32,
 }
 
 impl Default for Node {
@@ -66,7 +67,7 @@ impl Default for Node {
         Node {
             children: Vec::new(),
             here: NO_ID,
-            more: Vec::new(),
+            more: NO_ID,
         }
     }
 }
@@ -85,12 +86,13 @@ impl Node {
             .find(|(_, k, _)| key_text(keys, *k) == &*key.key)
             .map(|(_, _, n)| *n)
     }
-    /// The ids filed here, in the order they were filed.
-    fn ids(&self) -> impl Iterator<Item = u32> + '_ {
+    /// The ids filed here, in the order they were filed (`more`: the trie's).
+    fn ids<'a>(&self, more: &'a [Vec<u32>]) -> impl Iterator<Item = u32> + 'a {
+        let rest: &'a [u32] = more.get(self.more as usize).map_or(&[], Vec::as_slice);
         (self.here != NO_ID)
             .then_some(self.here)
             .into_iter()
-            .chain(self.more.iter().copied())
+            .chain(rest.iter().copied())
     }
 }
 
@@ -100,6 +102,8 @@ impl Node {
 pub struct PathIndex {
     nodes: Vec<Node>,
     keys: String,
+    /// The second and later ids of the nodes that hold several (`Node::more`).
+    more: Vec<Vec<u32>>,
 }
 
 impl Default for PathIndex {
@@ -107,6 +111,7 @@ impl Default for PathIndex {
         PathIndex {
             nodes: vec![Node::default()],
             keys: String::new(),
+            more: Vec::new(),
         }
     }
 }
@@ -300,10 +305,13 @@ impl PathIndex {
             at = next;
         }
         let node = &mut self.nodes[at];
-        if node.here == NO_ID && node.more.is_empty() {
+        if node.here == NO_ID {
             node.here = id;
+        } else if let Some(v) = self.more.get_mut(node.more as usize) {
+            v.push(id);
         } else {
-            node.more.push(id);
+            node.more = u32::try_from(self.more.len()).unwrap_or(NO_ID);
+            self.more.push(vec![id]);
         }
     }
 
@@ -313,7 +321,7 @@ impl PathIndex {
         let mut next = 0usize;
         std::iter::from_fn(move || {
             let node = at?;
-            let here = self.nodes[node].ids();
+            let here = self.nodes[node].ids(&self.more);
             at = keys
                 .get(next)
                 .and_then(|k| self.nodes[node].child(&self.keys, k))
@@ -350,6 +358,8 @@ impl<K: Indexed> Rules<K> {
         let mut index = PathIndex::default();
         let mut always = Vec::new();
         let empty = Table::new(table.layer());
+        // a node per indexed path at least (its leaf), most often about one
+        index.nodes.reserve(table.cells().count());
         let cells: Vec<(K, Cell, [u32; 2])> = table
             .into_cells()
             .map(|(k, c)| {
