@@ -85,12 +85,26 @@ fn is_comment_line(trimmed: &str) -> bool {
     trimmed.starts_with('#') && !trimmed.trim_start_matches('#').starts_with('\'')
 }
 
-/// The line-scoped directives of a text, as [`Directives::parse`] reads them: for each, in
-/// order, the byte offset of its `#` and the 1-based line it covers (`None` when no line
-/// follows). The file's leading block, whose directives are the file's, is left out. The
-/// formatter checks with it that every directive covers the same entries after a layout.
-pub fn line_directives(text: &str) -> Vec<(usize, Option<u32>)> {
-    let mut out: Vec<(usize, Option<u32>)> = Vec::new();
+/// One comment line that opens a directive, as `scan` meets it.
+struct Scanned {
+    /// Byte offsets of the line's start, its `#`, and its end without trailing space.
+    start: usize,
+    hash: usize,
+    end: usize,
+    /// In the file's leading comment block: the directive is the whole file's.
+    header: bool,
+    /// The 1-based line it covers: the next line that is not blank or a comment (`None`
+    /// for a header directive, or when no such line follows).
+    covers: Option<u32>,
+    /// The parsed body (`Err`: malformed).
+    parsed: Result<(Level, Vec<String>, String), String>,
+}
+
+/// Every directive comment of `text`, in order, with its scope: the one reading of the
+/// text's lines that both the lint (`Directives::parse`) and the formatter
+/// (`line_directives`) use.
+fn scan(text: &str) -> Vec<Scanned> {
+    let mut out: Vec<Scanned> = Vec::new();
     let mut header = true;
     let mut pending: Vec<usize> = Vec::new();
     let mut offset = 0usize;
@@ -105,16 +119,40 @@ pub fn line_directives(text: &str) -> Vec<(usize, Option<u32>)> {
         if !is_comment_line(trimmed) {
             header = false;
             for k in pending.drain(..) {
-                out[k].1 = Some(lineno);
+                out[k].covers = Some(lineno);
             }
             continue;
         }
-        if !header && matches!(parse_body(trimmed.trim_start_matches('#')), Ok(Some(_))) {
+        let parsed = match parse_body(trimmed.trim_start_matches('#')) {
+            Ok(None) => continue,
+            Ok(Some(p)) => Ok(p),
+            Err(e) => Err(e),
+        };
+        if !header && parsed.is_ok() {
             pending.push(out.len());
-            out.push((start + line.find('#').unwrap_or(0), None));
         }
+        out.push(Scanned {
+            start,
+            hash: start + line.find('#').unwrap_or(0),
+            end: start + line.trim_end().len(),
+            header,
+            covers: None,
+            parsed,
+        });
     }
     out
+}
+
+/// The line-scoped directives of a text, as [`Directives::parse`] reads them: for each, in
+/// order, the byte offset of its `#` and the 1-based line it covers (`None` when no line
+/// follows). The file's leading block, whose directives are the file's, is left out. The
+/// formatter checks with it that every directive covers the same entries after a layout.
+pub fn line_directives(text: &str) -> Vec<(usize, Option<u32>)> {
+    scan(text)
+        .into_iter()
+        .filter(|s| !s.header && s.parsed.is_ok())
+        .map(|s| (s.hash, s.covers))
+        .collect()
 }
 
 impl Directives {
@@ -123,81 +161,59 @@ impl Directives {
         for (id, file) in sources.files() {
             let text = file.text_lossy();
             let bytes_ok = text.len() == file.bytes.len();
-            let mut header = true;
-            let mut pending: Vec<Directive> = Vec::new();
-            let mut offset = 0usize;
-            for (i, line) in text.split_inclusive('\n').enumerate() {
-                let lineno = i as u32 + 1;
-                let start = offset;
-                offset += line.len();
-                let trimmed = line.trim();
-                let is_comment = is_comment_line(trimmed);
-                if trimmed.is_empty() {
-                    continue;
-                }
-                if !is_comment {
-                    header = false;
-                    if !pending.is_empty() {
-                        d.lines
-                            .entry((id.0, lineno))
-                            .or_default()
-                            .append(&mut pending);
-                    }
-                    continue;
-                }
-                let hash = line.find('#').unwrap_or(0);
+            for sc in scan(&text) {
                 let span = if bytes_ok {
-                    Span::new(id, start + hash, start + line.trim_end().len())
+                    Span::new(id, sc.hash, sc.end)
                 } else {
-                    Span::new(id, start, start)
+                    Span::new(id, sc.start, sc.start)
                 };
-                let body = trimmed.trim_start_matches('#');
-                match parse_body(body) {
-                    Ok(None) => {}
-                    Err(msg) => d.problems.push(Problem {
-                        span,
-                        message: format!("malformed lint directive: {msg}"),
-                        help: "write `# ralc: allow(LINT) reason`".into(),
-                    }),
-                    Ok(Some((level, lints, reason))) => {
-                        let mut known = Vec::new();
-                        for l in lints {
-                            if super::lookup(&l).is_some() {
-                                known.push(l);
-                            } else {
-                                d.problems.push(Problem {
-                                    span,
-                                    message: format!("unknown lint `{l}` in a directive"),
-                                    help: format!(
-                                        "the lints are: {}",
-                                        super::registry::all()
-                                            .iter()
-                                            .map(|l| l.info().name)
-                                            .collect::<Vec<_>>()
-                                            .join(", ")
-                                    ),
-                                });
-                            }
-                        }
-                        if reason.is_empty() {
-                            d.problems.push(Problem {
-                                span,
-                                message: "a lint directive without a reason".into(),
-                                help: "say why after the list: `# ralc: allow(LINT) the build runs what it builds`".into(),
-                            });
-                        }
-                        let dir = Directive {
-                            level,
-                            lints: known,
-                            reason,
+                let (level, lints, reason) = match sc.parsed {
+                    Err(msg) => {
+                        d.problems.push(Problem {
                             span,
-                        };
-                        if header {
-                            d.files.entry(id.0).or_default().push(dir);
-                        } else {
-                            pending.push(dir);
-                        }
+                            message: format!("malformed lint directive: {msg}"),
+                            help: "write `# ralc: allow(LINT) reason`".into(),
+                        });
+                        continue;
                     }
+                    Ok(p) => p,
+                };
+                let mut known = Vec::new();
+                for l in lints {
+                    if super::lookup(&l).is_some() {
+                        known.push(l);
+                    } else {
+                        d.problems.push(Problem {
+                            span,
+                            message: format!("unknown lint `{l}` in a directive"),
+                            help: format!(
+                                "the lints are: {}",
+                                super::registry::all()
+                                    .iter()
+                                    .map(|l| l.info().name)
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        });
+                    }
+                }
+                if reason.is_empty() {
+                    d.problems.push(Problem {
+                        span,
+                        message: "a lint directive without a reason".into(),
+                        help: "say why after the list: `# ralc: allow(LINT) the build runs what it builds`".into(),
+                    });
+                }
+                let dir = Directive {
+                    level,
+                    lints: known,
+                    reason,
+                    span,
+                };
+                match (sc.header, sc.covers) {
+                    (true, _) => d.files.entry(id.0).or_default().push(dir),
+                    (false, Some(line)) => d.lines.entry((id.0, line)).or_default().push(dir),
+                    (false, None) => {}
                 }
             }
         }
