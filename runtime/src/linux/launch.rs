@@ -572,6 +572,7 @@ struct VetoListing {
     dirs: Vec<VetoDir>,
 }
 
+#[derive(Debug, PartialEq)]
 struct VetoDir {
     dir: String,
     /// An allowed directory's tree, when every vetoed entry in it can be masked.
@@ -633,7 +634,7 @@ impl VetoListing {
         if ex.deny_names.is_empty() {
             return none;
         }
-        let work = Arc::new(VetoWork {
+        VetoListingJob::spawn(VetoWork {
             dirs: vetoed_dirs(&ex.dirs),
             keys: ex
                 .deny_names
@@ -642,7 +643,14 @@ impl VetoListing {
                 .collect(),
             allowed: ex.dirs.clone(),
             next: AtomicUsize::new(0),
-        });
+        })
+    }
+}
+
+impl VetoListingJob {
+    /// Start the helper thread on `work`.
+    fn spawn(work: VetoWork) -> VetoListingJob {
+        let work = Arc::new(work);
         let (tx, rx) = mpsc::channel();
         let helper = Arc::clone(&work);
         let spawned = std::thread::Builder::new()
@@ -660,9 +668,7 @@ impl VetoListing {
             results: spawned.then_some(rx),
         }
     }
-}
 
-impl VetoListingJob {
     /// List what the helper has not taken, then wait for what it has (a helper that
     /// never got a core took nothing, and is not waited for); a directory it took and
     /// never delivered (gone mid-way) is listed here.
@@ -1699,6 +1705,34 @@ mod tests {
             found,
             vec![format!("{root}/Bash"), format!("{root}/sub/deeper/bash")]
         );
+    }
+
+    /// The listing shared with the helper thread gives every directory once, in order,
+    /// as listing them one by one here does.
+    #[test]
+    fn the_shared_listing_gives_every_directory_as_a_serial_one() {
+        let trees: Vec<_> = (0..6).map(|_| tree()).collect();
+        let mut dirs: Vec<String> = trees.iter().map(|(_, r)| r.clone()).collect();
+        let plain = tempfile::tempdir().unwrap();
+        let plain = std::fs::canonicalize(plain.path()).unwrap();
+        std::fs::write(plain.join("BASH"), "").unwrap();
+        dirs.push(plain.to_str().unwrap().to_string());
+        let work = || VetoWork {
+            dirs: dirs.clone(),
+            keys: keys(),
+            allowed: dirs[..6].to_vec(),
+            next: AtomicUsize::new(0),
+        };
+        let serial = work();
+        let want: Vec<VetoDir> = (0..dirs.len()).filter_map(|i| serial.list(i)).collect();
+        assert_eq!(want.len(), 7);
+        assert!(want[..6]
+            .iter()
+            .all(|d| d.tree.as_ref().is_some_and(|t| t.len() == 2)));
+        assert_eq!(want[6].direct.as_ref().map(Vec::len), Some(1));
+        for _ in 0..20 {
+            assert_eq!(VetoListingJob::spawn(work()).finish().dirs, want);
+        }
     }
 
     /// A second hard link of a vetoed file, or a directory of a vetoed name, keeps the
