@@ -444,7 +444,8 @@ impl Builder<'_> {
                     Part::Field(k, _) => format!("{}: ", self.key(k)),
                     Part::Entry(k, _) => {
                         let key = self.expr(k, Force::Flat)?;
-                        let Some(text) = flat_node(&key, true) else {
+                        // a newline inside a string key is its text, not layout
+                        let Some(text) = flat_node(&key, Flat::TOKENS) else {
                             return Err(Refusal::Unfaithful(
                                 "a map key written over several lines".into(),
                             ));
@@ -514,20 +515,49 @@ fn width(s: &str) -> usize {
     s.chars().count()
 }
 
-/// The node on one line, if it can be (`records`: records and maps too).
-fn flat_node(n: &Node, records: bool) -> Option<String> {
+/// What may be laid flat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Flat {
+    /// Records and maps too, not only lists.
+    records: bool,
+    /// An atom that holds a newline (a string written over lines): flat means no line
+    /// breaks between tokens, rather than one line.
+    spanning_atoms: bool,
+}
+
+impl Flat {
+    const LISTS: Flat = Flat {
+        records: false,
+        spanning_atoms: false,
+    };
+    const ALL: Flat = Flat {
+        records: true,
+        spanning_atoms: false,
+    };
+    /// A map key: every bracket, and strings as they are.
+    const TOKENS: Flat = Flat {
+        records: true,
+        spanning_atoms: true,
+    };
+}
+
+/// The node with no line breaks of the layout's, if it can be (see [`Flat`]).
+fn flat_node(n: &Node, flat: Flat) -> Option<String> {
     match n {
-        Node::Atom(s) => (!s.contains('\n')).then(|| s.clone()),
-        Node::Bracket(b) => flat_bracket(b, records),
+        Node::Atom(s) => (flat.spanning_atoms || !s.contains('\n')).then(|| s.clone()),
+        Node::Bracket(b) => flat_bracket(b, flat),
     }
 }
 
-fn flat_bracket(b: &Bracket, records: bool) -> Option<String> {
+fn flat_bracket(b: &Bracket, flat: Flat) -> Option<String> {
     if b.open.is_some() || !b.dangling.is_empty() {
         return None;
     }
-    let records = records || b.force == Force::Flat;
-    if b.shape != Shape::List && !records && !b.elems.is_empty() {
+    let flat = Flat {
+        records: flat.records || b.force == Force::Flat,
+        ..flat
+    };
+    if b.shape != Shape::List && !flat.records && !b.elems.is_empty() {
         return None;
     }
     let mut parts = Vec::new();
@@ -538,7 +568,7 @@ fn flat_bracket(b: &Bracket, records: bool) -> Option<String> {
         if !el.leading.is_empty() || el.trailing.is_some() {
             return None;
         }
-        parts.push(format!("{}{}", el.head, flat_node(&el.value, records)?));
+        parts.push(format!("{}{}", el.head, flat_node(&el.value, flat)?));
     }
     Some(format!("[{}]", parts.join(", ")))
 }
@@ -612,11 +642,11 @@ fn node(n: &Node, indent: usize, col: usize, tail: usize, out: &mut String) {
     };
     let empty = b.elems.is_empty() && b.dangling.is_empty() && b.open.is_none();
     let flat = match b.force {
-        _ if empty => flat_bracket(b, true),
-        Force::Flat => flat_bracket(b, true),
+        _ if empty => flat_bracket(b, Flat::ALL),
+        Force::Flat => flat_bracket(b, Flat::ALL),
         Force::AsWritten => None,
         Force::Auto if b.shape == Shape::List => {
-            flat_bracket(b, false).filter(|s| col + width(s) + tail <= WIDTH)
+            flat_bracket(b, Flat::LISTS).filter(|s| col + width(s) + tail <= WIDTH)
         }
         Force::Auto => None,
     };
@@ -756,6 +786,8 @@ mod tests {
             "[a: {\n  echo x # inside\n}]",
             "let a = 1; let b = 2 # two\n\n\n[x: $a]",
             "[a: 'multi\nline']",
+            "[:, \"multi\nline key\": 1, 'k\nl': [a: 1]]",
+            "[[\"a\", 'b\nc']: 1]",
         ] {
             let once = fmt(src);
             assert_eq!(fmt(&once), once, "{src:?}");
