@@ -276,6 +276,7 @@ enum G {
     Var(&'static str),
     List(Vec<G>),
     Record(Option<&'static str>, Vec<(String, G)>),
+    Map(Vec<(G, G)>),
 }
 
 const WORDS: &[&str] = &[
@@ -328,6 +329,7 @@ const TEXTS: &[&str] = &[
     "two words",
     "\"quoted\"",
     "tab\there",
+    "two\nlines",
     "",
     "status",
 ];
@@ -350,13 +352,27 @@ fn value(depth: u32) -> impl Strategy<Value = G> {
                 proptest::option::weighted(0.15, proptest::sample::select(VARS)),
                 proptest::collection::btree_map(
                     proptest::sample::select(KEYS).prop_map(str::to_string),
-                    inner,
+                    inner.clone(),
                     1..6
                 )
             )
                 .prop_map(|(s, m)| G::Record(s, m.into_iter().collect())),
+            proptest::collection::vec((map_key(), inner), 0..5).prop_map(G::Map),
         ]
     })
+}
+
+/// A map's key: a string (over several lines too), an integer, a variable, or a list.
+fn map_key() -> impl Strategy<Value = G> {
+    let leaf = prop_oneof![
+        3 => proptest::sample::select(TEXTS).prop_map(|s| G::Str(s.to_string())),
+        1 => (-3i32..40).prop_map(G::Int),
+        1 => proptest::sample::select(VARS).prop_map(G::Var),
+    ];
+    prop_oneof![
+        4 => leaf.clone(),
+        1 => proptest::collection::vec(leaf, 0..3).prop_map(G::List),
+    ]
 }
 
 /// A profile: some `let`s, then a record (or sometimes another value) as its result.
@@ -553,6 +569,27 @@ impl Lay {
                     self.value(v, out);
                 }
                 if !first && !out.ends_with(',') && self.pick(2) == 0 {
+                    out.push(',');
+                }
+                self.gap(out, true);
+                out.push(']');
+            }
+            G::Map(entries) => {
+                out.push('[');
+                self.gap(out, true);
+                out.push(':');
+                for (k, v) in entries {
+                    if !out.ends_with(',') {
+                        out.push(',');
+                    }
+                    self.gap(out, true);
+                    self.value(k, out);
+                    // an integer glued to `:` would lex as a word
+                    out.push_str(if matches!(k, G::Int(_)) { " :" } else { ":" });
+                    self.gap(out, false);
+                    self.value(v, out);
+                }
+                if !out.ends_with(',') && self.pick(2) == 0 {
                     out.push(',');
                 }
                 self.gap(out, true);

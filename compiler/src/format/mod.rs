@@ -239,6 +239,27 @@ impl Builder<'_> {
         Some(self.slice(c).trim_end().to_string())
     }
 
+    /// Where a map's `:` mark ends, when it lies between `from` and `to` outside comments.
+    fn map_mark(&self, from: usize, to: usize) -> Option<usize> {
+        let mut at = from;
+        let mut comments = self.comments[self.next..].iter();
+        let mut comment = comments.next();
+        while at < to {
+            if let Some(c) = comment.filter(|c| c.start <= at) {
+                at = at.max(c.end);
+                comment = comments.next();
+                continue;
+            }
+            let end = comment.map_or(to, |c| c.start.min(to));
+            let gap = self.text.get(at..end)?;
+            if let Some(i) = gap.find(':') {
+                return Some(at + i + 1);
+            }
+            at = end;
+        }
+        None
+    }
+
     /// How the element from `start` to `end`, under `leading` comments, must be laid out.
     fn force_of(&self, leading: &[Comment], start: usize, end: usize) -> Force {
         if leading.iter().any(|c| is_directive(&c.text)) {
@@ -393,6 +414,13 @@ impl Builder<'_> {
         let mut last = e.span.start + 1;
         let first = parts.first().map_or(close, Part::start);
         let open = self.same_line(last, first, &mut last);
+        if shape == Shape::Map {
+            // the blank lines before the first element count from the mark, which the
+            // layout prints on a line of its own
+            if let Some(mark) = self.map_mark(last, first) {
+                last = mark;
+            }
+        }
         let mut elems = Vec::new();
         // the end of the element before, when a directive covers its line
         let mut covered: Option<usize> = None;
@@ -418,59 +446,71 @@ impl Builder<'_> {
             };
             covered = (joined || inner != Force::Auto).then_some(v.span.end);
             let mut blank_before = blank_before;
-            let (head, value) = if inner == Force::AsWritten && !matches!(p, Part::Spread(_)) {
-                // the entry as written, key to value, line for line, comments and all
-                let mut from = start;
-                let _ = self.take_before(v.span.end, &mut from);
-                let written = self.text.get(start..v.span.end).unwrap_or("");
-                (String::new(), Node::Atom(written.to_string()))
-            } else {
-                let head = match p {
-                    Part::Item(_) => String::new(),
-                    Part::Spread(v) => {
-                        // `...` glued to a word would lex as one word
-                        let glued = matches!(
-                            v.kind,
-                            ExprKind::Var(_)
-                                | ExprKind::Str(_)
-                                | ExprKind::List(_)
-                                | ExprKind::Record { .. }
-                                | ExprKind::Map(_)
-                                | ExprKind::Unit
-                                | ExprKind::Tag(_)
-                        );
-                        if glued { "..." } else { "... " }.to_string()
+            // a map key on one line (a newline inside a string key is its text, not
+            // layout); none when a comment inside breaks it, and then the entry is kept as
+            // written, so that the comments around its `:` keep their order
+            let mut key = match p {
+                Part::Entry(k, _) if inner != Force::AsWritten => {
+                    let placed = self.next;
+                    let key = flat_node(&self.expr(k, Force::Flat)?, Flat::TOKENS);
+                    if key.is_none() {
+                        self.next = placed;
                     }
-                    Part::Field(k, _) => format!("{}: ", self.key(k)),
-                    Part::Entry(k, _) => {
-                        let key = self.expr(k, Force::Flat)?;
-                        // a newline inside a string key is its text, not layout
-                        let Some(text) = flat_node(&key, Flat::TOKENS) else {
-                            return Err(Refusal::Unfaithful(
-                                "a map key written over several lines".into(),
-                            ));
-                        };
-                        // an integer glued to `:` would lex as a word key
-                        let sep = if matches!(k.kind, ExprKind::Int(_)) {
-                            " : "
-                        } else {
-                            ": "
-                        };
-                        format!("{text}{sep}")
-                    }
-                };
-                // comments between a key and its value go before the entry
-                let mut hoisted = self.take_before(v.span.start, &mut last);
-                for c in &mut hoisted {
-                    c.blank_before = false;
+                    key
                 }
-                if let Some(c) = hoisted.first_mut() {
-                    c.blank_before = std::mem::take(&mut blank_before);
-                }
-                leading.append(&mut hoisted);
-                let value = self.expr(v, inner)?;
-                (head, value)
+                _ => None,
             };
+            let broken_key = matches!(p, Part::Entry(..)) && key.is_none();
+            let (head, value) =
+                if (inner == Force::AsWritten || broken_key) && !matches!(p, Part::Spread(_)) {
+                    // the entry as written, key to value, line for line, comments and all
+                    let mut from = start;
+                    let _ = self.take_before(v.span.end, &mut from);
+                    let written = self.text.get(start..v.span.end).unwrap_or("");
+                    (String::new(), Node::Atom(written.to_string()))
+                } else {
+                    let head = match p {
+                        Part::Item(_) => String::new(),
+                        Part::Spread(v) => {
+                            // `...` glued to a word would lex as one word
+                            let glued = matches!(
+                                v.kind,
+                                ExprKind::Var(_)
+                                    | ExprKind::Str(_)
+                                    | ExprKind::List(_)
+                                    | ExprKind::Record { .. }
+                                    | ExprKind::Map(_)
+                                    | ExprKind::Unit
+                                    | ExprKind::Tag(_)
+                            );
+                            if glued { "..." } else { "... " }.to_string()
+                        }
+                        Part::Field(k, _) => format!("{}: ", self.key(k)),
+                        Part::Entry(k, _) => {
+                            let Some(text) = key.take() else {
+                                return Err(Refusal::Unfaithful("a map key lost".into()));
+                            };
+                            // an integer glued to `:` would lex as a word key
+                            let sep = if matches!(k.kind, ExprKind::Int(_)) {
+                                " : "
+                            } else {
+                                ": "
+                            };
+                            format!("{text}{sep}")
+                        }
+                    };
+                    // comments between a key and its value go before the entry
+                    let mut hoisted = self.take_before(v.span.start, &mut last);
+                    for c in &mut hoisted {
+                        c.blank_before = false;
+                    }
+                    if let Some(c) = hoisted.first_mut() {
+                        c.blank_before = std::mem::take(&mut blank_before);
+                    }
+                    leading.append(&mut hoisted);
+                    let value = self.expr(v, inner)?;
+                    (head, value)
+                };
             last = last.max(v.span.end);
             let limit = parts.get(i + 1).map_or(close, Part::start);
             let trailing = self.same_line(v.span.end, limit, &mut last);
@@ -788,6 +828,12 @@ mod tests {
             "[a: 'multi\nline']",
             "[:, \"multi\nline key\": 1, 'k\nl': [a: 1]]",
             "[[\"a\", 'b\nc']: 1]",
+            "[ # open\n  :,\n  # before\n  a: 1]",
+            "[ # open\n  :,\n\n  # before, after a blank\n  a: 1]",
+            "[\n  # before the mark: x\n  :, a: 1]",
+            "[:, # on the mark's line\n  a: 1]",
+            "[:, [$a, # inside a key\n  $b]: 1]",
+            "[:,[ # inside a key\n]:\n# ralc: allow(redundant-entry) r\n  'allow']",
         ] {
             let once = fmt(src);
             assert_eq!(fmt(&once), once, "{src:?}");
