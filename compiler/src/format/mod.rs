@@ -809,6 +809,14 @@ mod tests {
     }
 
     #[test]
+    fn blank_lines_in_a_map_count_from_its_mark() {
+        let src = "[ # open\n  :,\n  # before\n  a: 1]";
+        assert_eq!(fmt(src), "[ # open\n  :,\n  # before\n  a: 1,\n]\n");
+        let src = "[ # open\n  :,\n\n  # after a blank\n  a: 1]";
+        assert_eq!(fmt(src), "[ # open\n  :,\n\n  # after a blank\n  a: 1,\n]\n");
+    }
+
+    #[test]
     fn idempotent_on_odd_corners() {
         for src in [
             "",
