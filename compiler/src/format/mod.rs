@@ -813,7 +813,10 @@ mod tests {
         let src = "[ # open\n  :,\n  # before\n  a: 1]";
         assert_eq!(fmt(src), "[ # open\n  :,\n  # before\n  a: 1,\n]\n");
         let src = "[ # open\n  :,\n\n  # after a blank\n  a: 1]";
-        assert_eq!(fmt(src), "[ # open\n  :,\n\n  # after a blank\n  a: 1,\n]\n");
+        assert_eq!(
+            fmt(src),
+            "[ # open\n  :,\n\n  # after a blank\n  a: 1,\n]\n"
+        );
     }
 
     #[test]
