@@ -242,7 +242,7 @@ impl Builder<'_> {
     /// Where a map's `:` mark ends, when it lies between `from` and `to` outside comments.
     fn map_mark(&self, from: usize, to: usize) -> Option<usize> {
         let mut at = from;
-        let mut comments = self.comments[self.next..].iter();
+        let mut comments = self.comments.get(self.next..).unwrap_or_default().iter();
         let mut comment = comments.next();
         while at < to {
             if let Some(c) = comment.filter(|c| c.start <= at) {
