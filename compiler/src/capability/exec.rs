@@ -8,12 +8,34 @@
 use super::index::{depth, within, Indexed, Rules};
 use super::layer::{Capabilities, ExecKey, Origin};
 use super::table::{Cited, Filed, Own, Scope, Table};
-use crate::capability::projection::KernelExecRules;
+use crate::capability::vocab::ExecPolicy;
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::identity::{command_name_key, Identity};
-use crate::typecheck::profile::ExecPolicy;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+
+/// The exec table as the kernel receives it (`ExecRules::for_kernel`): subcommand lists
+/// are allows (the kernel cannot see arguments; the in-process guard checks them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct KernelExecRules {
+    pub allow_dirs: Vec<String>,
+    pub allow_files: Vec<String>,
+    pub deny_dirs: Vec<String>,
+    pub deny_files: Vec<String>,
+    /// Name vetoes, as name keys (Collision-folded).
+    pub deny_names: Vec<String>,
+    /// Carriers (spec §4.1): the vouched `#!` interpreters the kernel opens to start an
+    /// allowed file or the admitted program, admitted as files; none that a denied file
+    /// or a name veto (which outrank a carrier) excludes.
+    #[serde(default)]
+    pub carriers: Vec<String>,
+    /// Link targets (the link rule, `docs/model.md`): the files that vouched links
+    /// directly in an allowed directory lead to, where the stack admits the program
+    /// through the link (the same `GrantStack::admit`), admitted as files.
+    #[serde(default)]
+    pub link_targets: Vec<String>,
+}
 
 /// An exec scope.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

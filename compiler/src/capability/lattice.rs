@@ -8,7 +8,7 @@
 //! a join computed here never grants what neither side grants (a property test).
 
 use super::layer::{Capabilities, ExecGrant, ExecKey, ExecRule, FsEntry, FsPolicy, VerbSet};
-use crate::typecheck::profile::ExecPolicy;
+use crate::capability::vocab::ExecPolicy;
 use std::collections::BTreeMap;
 
 /// Two policies at one key within a layer meet: deny wins, lists intersect.

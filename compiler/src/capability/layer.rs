@@ -5,9 +5,9 @@
 //! Shared interface between the freeze (producer) and the model, lints and renderers
 //! (consumers). Pure data: no I/O, no judgment here (judgments live in `stack`/`table`).
 
+use crate::capability::vocab::{EditorVerb, ExecPolicy, ShellVerb};
 use crate::diag::Span;
 use crate::path::frozen::FrozenPath;
-use crate::typecheck::profile::{EditorVerb, ExecPolicy, ShellVerb};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -174,9 +174,9 @@ impl Capabilities {
 /// as a sequence of pairs), so a grant round-trips through serde with its origins.
 mod wire {
     use super::{ExecGrant, ExecKey, ExecRule, Origin};
+    use crate::capability::vocab::ExecPolicy;
     use crate::diag::{FileId, Span};
     use crate::path::frozen::FrozenPath;
-    use crate::typecheck::profile::ExecPolicy;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use std::collections::BTreeSet;
 

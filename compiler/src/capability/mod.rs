@@ -11,6 +11,7 @@ pub mod residual;
 pub mod resolve;
 pub mod stack;
 pub mod table;
+pub mod vocab;
 
 use crate::diag::codes::CodeInfo;
 

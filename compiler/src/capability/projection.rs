@@ -35,28 +35,8 @@ pub enum ExecProjection {
     Restricted(KernelExecRules),
 }
 
-/// The exec table as the kernel receives it (`ExecRules::for_kernel`): subcommand lists
-/// are allows (the kernel cannot see arguments; the in-process guard checks them).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct KernelExecRules {
-    pub allow_dirs: Vec<String>,
-    pub allow_files: Vec<String>,
-    pub deny_dirs: Vec<String>,
-    pub deny_files: Vec<String>,
-    /// Name vetoes, as name keys (Collision-folded).
-    pub deny_names: Vec<String>,
-    /// Carriers (spec §4.1): the vouched `#!` interpreters the kernel opens to start an
-    /// allowed file or the admitted program, admitted as files; none that a denied file
-    /// or a name veto (which outrank a carrier) excludes.
-    #[serde(default)]
-    pub carriers: Vec<String>,
-    /// Link targets (the link rule, `docs/model.md`): the files that vouched links
-    /// directly in an allowed directory lead to, where the stack admits the program
-    /// through the link (the same `GrantStack::admit`), admitted as files.
-    #[serde(default)]
-    pub link_targets: Vec<String>,
-}
-
+/// Defined beside the table that fills it (`ExecRules::for_kernel`); kept here by name.
+pub use super::exec::KernelExecRules;
 use super::exec::{self, ExecScope};
 use super::fs::{FsOp, FsScope};
 use super::index::{subject_keys, Rules};

@@ -14,8 +14,8 @@ use super::layer::{ExecKey, Origin};
 use super::resolve::Resolve;
 use super::stack::{Flag, GrantStack, DISCARD};
 use super::table::Withheld;
+use crate::capability::vocab::{EditorVerb, ExecPolicy, ShellVerb};
 use crate::path::frozen::RealPath;
-use crate::typecheck::profile::{EditorVerb, ExecPolicy, ShellVerb};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -528,7 +528,7 @@ mod tests {
     use super::*;
     use crate::capability::layer::Capabilities;
     use crate::capability::testkit::{allow, deny, subs, FakeHost, L};
-    use crate::typecheck::profile::EditorVerb;
+    use crate::capability::vocab::EditorVerb;
     use proptest::prelude::*;
 
     /// Paths over a small lowercase alphabet (so the case-folded identity of exclusions

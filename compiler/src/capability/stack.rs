@@ -10,9 +10,9 @@ use super::index::{depth, with_subject_keys, within, Rules, SubjectKey};
 use super::layer::{Capabilities, FsEntry, FsPolicy, LayerRole, Origin};
 use super::resolve::{LinkChain, Resolve};
 use super::table::{meet_verdict, Cited, Verdict, Withheld};
+use crate::capability::vocab::{EditorVerb, ShellVerb};
 use crate::path::frozen::{FrozenPath, RealPath};
 use crate::path::identity::Identity;
-use crate::typecheck::profile::{EditorVerb, ShellVerb};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The discard device, always permitted.
@@ -603,7 +603,7 @@ impl GrantStack {
                 !(g.every()
                     && g.rules()
                         .iter()
-                        .all(|r| r.policy == crate::typecheck::profile::ExecPolicy::Allow))
+                        .all(|r| r.policy == crate::capability::vocab::ExecPolicy::Allow))
             })
         })
     }

@@ -6,8 +6,8 @@ use super::layer::{
     NetOffline, Origin, VerbSet,
 };
 use super::resolve::Resolve;
+use crate::capability::vocab::ExecPolicy;
 use crate::path::frozen::{FrozenPath, RealPath};
-use crate::typecheck::profile::ExecPolicy;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A host described as data: `PATH` lookups, symlinks (prefix → target) and the carriers
@@ -227,7 +227,7 @@ impl L {
         self.caps.detach = Some((b, origin));
         self
     }
-    pub fn editor(mut self, verbs: &[crate::typecheck::profile::EditorVerb]) -> Self {
+    pub fn editor(mut self, verbs: &[crate::capability::vocab::EditorVerb]) -> Self {
         let origin = self.o("editor");
         self.caps.editor = Some(VerbSet {
             verbs: verbs.iter().copied().collect(),

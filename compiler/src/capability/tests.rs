@@ -6,8 +6,8 @@ use super::projection::{ExecProjection, SandboxProjection};
 use super::stack::{ExecDenial, Flag, GrantStack};
 use super::table::Withheld;
 use super::testkit::*;
+use crate::capability::vocab::EditorVerb;
 use crate::path::frozen::RealPath;
-use crate::typecheck::profile::EditorVerb;
 
 fn args(a: &[&str]) -> Vec<String> {
     a.iter().map(|s| s.to_string()).collect()

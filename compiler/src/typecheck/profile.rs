@@ -4,8 +4,10 @@
 //!
 //! This is a shared interface between the front end and the freeze; it holds data only.
 
+/// The model's vocabulary, defined below the front end (`capability::vocab`).
+pub use crate::capability::vocab::{EditorVerb, ExecPolicy, ShellVerb};
 use crate::diag::Span;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// A value with the span it was written at.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,15 +55,6 @@ pub enum ExecKeyForm {
     Name,
 }
 
-/// The policy of one exec entry.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ExecPolicy {
-    Allow,
-    Deny,
-    /// A non-empty list of permitted first arguments.
-    Subcommands(BTreeSet<String>),
-}
-
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecEntry {
     /// The key as written (after string evaluation), e.g. `/usr/bin/`, `git`, `path:`.
@@ -98,38 +91,6 @@ pub enum NetOpinion {
     Offline,
     /// `true`: accepted, no opinion.
     NoOpinion,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum EditorVerb {
-    Read,
-    Write,
-    Tui,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ShellVerb {
-    Chdir,
-}
-
-impl EditorVerb {
-    pub const ALL: [EditorVerb; 3] = [EditorVerb::Read, EditorVerb::Write, EditorVerb::Tui];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EditorVerb::Read => "read",
-            EditorVerb::Write => "write",
-            EditorVerb::Tui => "tui",
-        }
-    }
-}
-
-impl ShellVerb {
-    pub const ALL: [ShellVerb; 1] = [ShellVerb::Chdir];
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ShellVerb::Chdir => "chdir",
-        }
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
