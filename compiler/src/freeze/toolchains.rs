@@ -111,6 +111,11 @@ impl Selector {
                 Fixed("/opt/homebrew/bin"),
                 Fixed("/home/linuxbrew/.linuxbrew/bin"),
                 Fixed("/Library/Developer/CommandLineTools/usr/bin"),
+                // macOS: git runs its helpers (`git-remote-https`, `git-credential-*`)
+                // from its libexec by real path: the Command Line Tools' and Homebrew's.
+                Fixed("/Library/Developer/CommandLineTools/usr/libexec/git-core"),
+                Fixed("/opt/homebrew/opt/git/libexec/git-core"),
+                Fixed("/usr/local/opt/git/libexec/git-core"),
                 Fixed("/Applications/Xcode.app/Contents/Developer"),
             ],
             (Selector::Cargo, _) => &[Override("CARGO_HOME", "bin"), Home(".cargo/bin")],
