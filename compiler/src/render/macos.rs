@@ -1,7 +1,7 @@
 //! The macOS renderer: a pure function from a `SandboxProjection` (and, for a launch, the
 //! admitted program and its denial tag) to a Seatbelt profile, `.sbpl` text. The fidelity
 //! notes and the shipped base come first, then the grant's rules in precedence order — fs
-//! allows, exec rules, exec ancestors, fs denies, pins, net — so every deny follows every
+//! allows, net, exec rules, exec ancestors, fs denies, pins — so every deny follows every
 //! allow it carves (Seatbelt is reported to let the last matching rule win), and each
 //! carve-out is also written in the order-independent `require-not` form. Every path is
 //! emitted in both firmlink spellings; every deny carries the launch's tag
@@ -397,8 +397,8 @@ impl Out {
 /// launch (empty: the stack's profile alone); `self_path` is ralc's executable on the
 /// target, which every profile write-protects.
 ///
-/// The sections in precedence order, each its own function: `fs_allows`,
-/// `exec_rules` (and their ancestors), `fs_denies`, `pins`, `net`; then
+/// The sections in precedence order, each its own function: `fs_allows`, `net`,
+/// `exec_rules` (and their ancestors), `fs_denies`, `pins`; then
 /// `Out::finish` refuses what the target cannot take.
 pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) -> SeatbeltProfile {
     render_tagged(projection, program, self_path, DEFAULT_TAG)
@@ -508,7 +508,7 @@ fn write_profile(
     let _ = write!(
         o.text,
         ";; Rendered by ralc {} from a SandboxProjection. Precedence is section order:\n\
-         ;; fs allows, exec rules, exec ancestors, fs denies, pins, net.\n",
+         ;; fs allows, net, exec rules, exec ancestors, fs denies, pins.\n",
         env!("CARGO_PKG_VERSION")
     );
     for f in fidelity {
@@ -526,43 +526,31 @@ fn write_profile(
         }
         o.text.push_str(piece);
     }
-    let regions = fs_allows(&mut o, projection);
+    let (denies, write_denies) = fs_allows(&mut o, projection);
+    net(&mut o, projection);
     exec_rules(&mut o, projection, program, self_path);
-    fs_denies(&mut o, &regions.denies, &regions.write_denies);
-    pins(
-        &mut o,
-        projection,
-        &regions.denies,
-        &regions.write_denies,
-        self_path,
-    );
-    net(&mut o, projection, &regions);
+    fs_denies(&mut o, &denies, &write_denies);
+    pins(&mut o, projection, &denies, &write_denies, self_path);
     o
 }
 
-/// The fs regions the later sections need, normalised: what may be read (the system's
-/// included) and written, and the exclusions and write exclusions.
-struct Regions<'a> {
-    read: Vec<Cow<'a, str>>,
-    write: Vec<Cow<'a, str>>,
-    denies: Vec<Cow<'a, str>>,
-    write_denies: Vec<Cow<'a, str>>,
-}
+/// The unix-socket operations: a connect is `network-outbound`, a listening socket's
+/// `bind` and `accept` are `network-bind` and `network-inbound`, each matched by the
+/// socket's path.
+const SOCKET_OPS: &str = "network-bind network-inbound network-outbound";
 
 /// The fs allows: everything, or the reads (with the floor and the system's) and the
 /// writes, each prefix with an exclusion inside carved; the metadata of their ancestors.
 /// The exclusions and write exclusions, normalised, for the later sections.
-fn fs_allows<'a>(o: &mut Out, projection: &'a SandboxProjection) -> Regions<'a> {
+fn fs_allows<'a>(
+    o: &mut Out,
+    projection: &'a SandboxProjection,
+) -> (Vec<Cow<'a, str>>, Vec<Cow<'a, str>>) {
     o.section("fs allows");
     let Some(fs) = &projection.fs else {
         o.text
             .push_str("(allow file-read*)\n(allow file-write*)\n(allow file-map-executable)\n");
-        return Regions {
-            read: Vec::new(),
-            write: Vec::new(),
-            denies: Vec::new(),
-            write_denies: Vec::new(),
-        };
+        return (Vec::new(), Vec::new());
     };
     let mut metadata: BTreeSet<&str> = BTreeSet::new();
     let mut last_parent: Option<&str> = None;
@@ -574,16 +562,21 @@ fn fs_allows<'a>(o: &mut Out, projection: &'a SandboxProjection) -> Regions<'a> 
     read.dedup();
     let write = norm(&fs.write);
     // What may be read may also be mapped executable: dylibs outside the shared cache
-    // (Homebrew's, Python extension modules, proc-macros, Node addons).
-    for (ops, list) in [
-        ("file-read* file-map-executable", &read),
-        ("file-write*", &write),
-    ] {
+    // (Homebrew's, Python extension modules, proc-macros, Node addons). A unix socket is
+    // reached where the grant reads with the network, where it writes offline (`net`);
+    // the carve-outs and the fs denies keep an exclusion's sockets out either way.
+    let read_ops = if projection.net_offline {
+        "file-read* file-map-executable"
+    } else {
+        "file-read* file-map-executable network-outbound"
+    };
+    let write_ops = "file-write* network-bind network-inbound network-outbound";
+    for (ops, list) in [(read_ops, &read), (write_ops, &write)] {
         // Prefixes with nothing excluded beneath them share one rule; each one
         // with an exclusion inside is its own order-independent carve-out.
         let mut plain: Vec<&str> = Vec::new();
         let mut carve: Vec<&str> = denies.iter().map(|d| &**d).collect();
-        if ops == "file-write*" {
+        if ops == write_ops {
             carve.extend(write_denies.iter().map(|d| &**d));
             carve.sort();
             carve.dedup();
@@ -613,12 +606,7 @@ fn fs_allows<'a>(o: &mut Out, projection: &'a SandboxProjection) -> Regions<'a> 
         let _ = write!(o.text, "\n  (regex #\"{r}\")");
     }
     o.text.push_str(")\n");
-    Regions {
-        read,
-        write,
-        denies,
-        write_denies,
-    }
+    (denies, write_denies)
 }
 
 /// The exec rules, in rank order: directories, then files (the program and ralc among
@@ -689,21 +677,13 @@ fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_p
     o.rule("allow", "file-read-metadata", "literal", &anc);
 }
 
-/// The fs denies: each exclusion whole, each write exclusion's writes.
+/// The fs denies: each exclusion whole (its unix sockets too), each write exclusion's
+/// writes.
 fn fs_denies(o: &mut Out, denies: &[Cow<'_, str>], write_denies: &[Cow<'_, str>]) {
     o.section("fs denies");
-    o.rule(
-        "deny",
-        "file-read* file-write* file-map-executable",
-        "literal",
-        denies,
-    );
-    o.rule(
-        "deny",
-        "file-read* file-write* file-map-executable",
-        "subpath",
-        denies,
-    );
+    let ops = format!("file-read* file-write* file-map-executable {SOCKET_OPS}");
+    o.rule("deny", &ops, "literal", denies);
+    o.rule("deny", &ops, "subpath", denies);
     o.rule("deny", "file-write*", "literal", write_denies);
 }
 
@@ -740,74 +720,40 @@ fn pins(
     o.rule("deny", "file-write-unlink", "literal", &pins);
 }
 
-/// The network, one meaning of `` `offline `` on every kernel (docs/backends.md): offline,
-/// the loopback and unix sockets inside the write region; online, every IP address, the
-/// name services, and unix sockets wherever the grant reads. Either way an exclusion's
-/// sockets stay unreachable: each is carved out of the socket allowances and denied after
-/// them.
-fn net(o: &mut Out, projection: &SandboxProjection, regions: &Regions<'_>) {
+/// The network's allows, one meaning of `` `offline `` on every kernel
+/// (docs/backends.md): offline, the loopback (and, from `fs_allows`, unix sockets inside
+/// the write region); online, every IP address, the name services and their socket (and
+/// unix sockets wherever the grant reads). An exclusion's sockets stay unreachable: they
+/// are carved out of the fs allows and denied by the fs denies, which follow.
+fn net(o: &mut Out, projection: &SandboxProjection) {
     o.section("net");
-    let offline = projection.net_offline;
     let restricted = projection.fs.is_some();
-    if offline {
+    if projection.net_offline {
         o.text.push_str(
-            ";; offline: the loopback and unix sockets in the write region; no other \
-             address, no name resolution\n\
+            ";; offline: the loopback; no other address, no name resolution\n\
              (allow network-outbound (remote ip \"localhost:*\"))\n\
              (allow network-bind network-inbound (local ip \"localhost:*\"))\n",
         );
-    } else if restricted {
+        if !restricted {
+            // Unrestricted fs: the write region is everywhere.
+            let _ = writeln!(o.text, "(allow {SOCKET_OPS} (subpath \"/\"))");
+        }
+        return;
+    }
+    if restricted {
         o.text.push_str(
             "(allow network-outbound (remote ip \"*:*\"))\n\
              (allow network-bind network-inbound (local ip \"*:*\"))\n",
         );
+        o.rule("allow", "network-outbound", "literal", NET_SOCKETS);
     } else {
         o.text.push_str("(allow network*)\n");
     }
-    if !offline {
-        o.text.push_str("(allow mach-lookup");
-        for s in NET_SERVICES {
-            let _ = write!(o.text, "\n  (global-name \"{s}\")");
-        }
-        o.text.push_str(")\n");
+    o.text.push_str("(allow mach-lookup");
+    for s in NET_SERVICES {
+        let _ = write!(o.text, "\n  (global-name \"{s}\")");
     }
-    if !restricted {
-        if offline {
-            // Unrestricted fs: the write region is everywhere.
-            o.text
-                .push_str("(allow network-bind network-inbound network-outbound (subpath \"/\"))\n");
-        }
-        return;
-    }
-    o.text.push_str(";; unix sockets\n");
-    let carve: Vec<&str> = regions.denies.iter().map(|d| &**d).collect();
-    let socket_rule = |o: &mut Out, ops: &str, list: &[&str]| {
-        let mut plain: Vec<&str> = Vec::new();
-        for p in list {
-            let inside = strictly_within(&carve, p);
-            if inside.is_empty() {
-                plain.push(p);
-            } else {
-                o.carved(ops, p, inside);
-            }
-        }
-        o.rule("allow", ops, "subpath", &plain);
-    };
-    let write: Vec<&str> = regions.write.iter().map(|w| &**w).collect();
-    socket_rule(o, "network-bind network-inbound network-outbound", &write);
-    if !offline {
-        let read: Vec<&str> = regions
-            .read
-            .iter()
-            .map(|r| &**r)
-            .filter(|r| !write.iter().any(|w| within(r, w)))
-            .collect();
-        socket_rule(o, "network-outbound", &read);
-        o.rule("allow", "network-outbound", "literal", NET_SOCKETS);
-    }
-    let ops = "network-bind network-inbound network-outbound";
-    o.rule("deny", ops, "literal", &regions.denies);
-    o.rule("deny", ops, "subpath", &regions.denies);
+    o.text.push_str(")\n");
 }
 
 impl Out {
