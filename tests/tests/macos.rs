@@ -124,7 +124,11 @@ fn restricted_launch_golden() {
         // What may be read may be mapped executable; an exclusion may not.
         (true, "file-map-executable", "(subpath \"/opt/homebrew\")"),
         (true, "file-map-executable", "(subpath \"/usr\")"),
-        (false, "file-map-executable", "(subpath \"/Users/u/proj/.env\")"),
+        (
+            false,
+            "file-map-executable",
+            "(subpath \"/Users/u/proj/.env\")",
+        ),
         // Offline: the loopback, and unix sockets inside the write region less its
         // exclusions; an exclusion's sockets denied.
         (true, "network-outbound", "(remote ip \"localhost:*\")"),
@@ -135,7 +139,11 @@ fn restricted_launch_golden() {
             "network-outbound",
             "(require-not (subpath \"/Users/u/proj/secrets\"))",
         ),
-        (false, "network-outbound", "(subpath \"/Users/u/proj/secrets\")"),
+        (
+            false,
+            "network-outbound",
+            "(subpath \"/Users/u/proj/secrets\")",
+        ),
         (false, "network-outbound", "(subpath \"/private/tmp/keys\")"),
         // Both firmlink spellings, denies included.
         (true, "file-write*", "\"/private/tmp\""),
@@ -172,10 +180,16 @@ fn restricted_launch_golden() {
     // reached where the grant only reads.
     assert!(!rules.iter().any(|r| r.ops.iter().any(|o| o == "network*")));
     assert!(!has(true, "network-outbound", "(remote ip \"*:*\")"));
-    assert!(!has(true, "network-outbound", "(subpath \"/opt/homebrew\")"));
+    assert!(!has(
+        true,
+        "network-outbound",
+        "(subpath \"/opt/homebrew\")"
+    ));
     assert!(!p.text.contains("dnssd"));
     assert!(!has(true, "network-outbound", "mDNSResponder"));
-    assert!(p.text.contains(";; fidelity: offline: loopback is the host's"));
+    assert!(p
+        .text
+        .contains(";; fidelity: offline: loopback is the host's"));
     // Deterministic.
     assert_eq!(
         render(
@@ -207,14 +221,22 @@ fn online_tagged_launch_golden() {
         (true, "network-outbound", "(remote ip \"*:*\")"),
         (true, "network-inbound", "(local ip \"*:*\")"),
         (true, "network-outbound", "(subpath \"/opt/homebrew\")"),
-        (true, "network-outbound", "(literal \"/private/var/run/mDNSResponder\")"),
+        (
+            true,
+            "network-outbound",
+            "(literal \"/private/var/run/mDNSResponder\")",
+        ),
         (true, "mach-lookup", "com.apple.dnssd.service"),
         (
             true,
             "network-outbound",
             "(require-not (subpath \"/Users/u/proj/.env\"))",
         ),
-        (false, "network-outbound", "(subpath \"/Users/u/proj/.env\")"),
+        (
+            false,
+            "network-outbound",
+            "(subpath \"/Users/u/proj/.env\")",
+        ),
         (false, "network-outbound", "(literal \"/private/tmp/keys\")"),
     ] {
         let what = if allow { "allow" } else { "deny" };
@@ -300,7 +322,10 @@ fn holds_the_everyday_rules(name: &str, text: &str, rules: &[sbpl::Rule]) {
         assert!(has(true, op, needle), "{name}: no (allow {op} {needle})");
     }
     // Named sysctls only: never a blanket read, never a write.
-    assert!(!has(true, "sysctl-read", ""), "{name}: a blanket sysctl-read");
+    assert!(
+        !has(true, "sysctl-read", ""),
+        "{name}: a blanket sysctl-read"
+    );
     // The ttys only with the pty extension: no rule names them otherwise.
     for r in rules.iter().filter(|r| r.allow) {
         for f in &r.filters {
@@ -329,9 +354,18 @@ fn holds_the_everyday_rules(name: &str, text: &str, rules: &[sbpl::Rule]) {
             .nth(1)
             .and_then(|t| t.split("\n;; net\n").next())
             .unwrap_or_default();
-        let fs_rules = sbpl::rules(&format!("(version 1)(deny default (with message \"ralc\")){fs_allows}")).unwrap();
-        for r in fs_rules.iter().filter(|r| r.allow && r.ops.iter().any(|o| o == "file-read*")) {
-            let dev_cache = r.filters.iter().all(|f| f.to_string().contains("/var/folders/"));
+        let fs_rules = sbpl::rules(&format!(
+            "(version 1)(deny default (with message \"ralc\")){fs_allows}"
+        ))
+        .unwrap();
+        for r in fs_rules
+            .iter()
+            .filter(|r| r.allow && r.ops.iter().any(|o| o == "file-read*"))
+        {
+            let dev_cache = r
+                .filters
+                .iter()
+                .all(|f| f.to_string().contains("/var/folders/"));
             assert!(
                 dev_cache || r.ops.iter().any(|o| o == "file-map-executable"),
                 "{name}: a read rule without file-map-executable: {:?}",
@@ -339,11 +373,21 @@ fn holds_the_everyday_rules(name: &str, text: &str, rules: &[sbpl::Rule]) {
             );
         }
         // The developer tools' own caches are writable.
-        assert!(has(true, "file-write*", "C/(com\\.apple\\.DeveloperTools|clang|xcrun_db)"), "{name}");
+        assert!(
+            has(
+                true,
+                "file-write*",
+                "C/(com\\.apple\\.DeveloperTools|clang|xcrun_db)"
+            ),
+            "{name}"
+        );
         // The network is never granted whole: unix sockets follow the fs.
         assert!(!has(true, "network*", ""), "{name}: unfiltered network*");
         // Every exclusion's unix sockets are denied, as its files are.
-        for r in rules.iter().filter(|r| !r.allow && r.ops.iter().any(|o| o == "file-read*")) {
+        for r in rules
+            .iter()
+            .filter(|r| !r.allow && r.ops.iter().any(|o| o == "file-read*"))
+        {
             assert!(
                 r.ops.iter().any(|o| o == "network-outbound")
                     && r.ops.iter().any(|o| o == "network-bind"),
@@ -356,8 +400,14 @@ fn holds_the_everyday_rules(name: &str, text: &str, rules: &[sbpl::Rule]) {
     }
     let offline = !has(true, "mach-lookup", "com.apple.dnssd.service");
     if offline {
-        assert!(has(true, "network-outbound", "(remote ip \"localhost:*\")"), "{name}");
-        assert!(!has(true, "network-outbound", "(remote ip \"*:*\")"), "{name}");
+        assert!(
+            has(true, "network-outbound", "(remote ip \"localhost:*\")"),
+            "{name}"
+        );
+        assert!(
+            !has(true, "network-outbound", "(remote ip \"*:*\")"),
+            "{name}"
+        );
         assert!(text.contains(";; fidelity: offline:"), "{name}");
     }
     assert_eq!(sbpl::denial_tag(rules).unwrap(), "ralc", "{name}");

@@ -183,9 +183,12 @@ pub(crate) mod tests {
     #[test]
     fn the_seatbelt_profile_is_rendered_for_the_admitted_program() {
         let argv = vec!["cat".to_string(), "/Users/u/a".to_string()];
-        let l = seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc/bin/ralc", "ralc-1-2").unwrap();
+        let l =
+            seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc/bin/ralc", "ralc-1-2").unwrap();
         assert_eq!(l.tag, "ralc-1-2");
-        assert!(l.profile.contains("(deny default (with message \"ralc-1-2\"))"));
+        assert!(l
+            .profile
+            .contains("(deny default (with message \"ralc-1-2\"))"));
         assert_eq!(l.program, "/usr/bin/cat");
         assert_eq!(l.argv0, "cat");
         assert_eq!(l.args, vec!["/Users/u/a".to_string()]);

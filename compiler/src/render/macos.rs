@@ -469,9 +469,15 @@ pub fn fidelity(projection: &SandboxProjection) -> Vec<String> {
 /// reports the size of a profile that may run to megabytes).
 pub fn measure(projection: &SandboxProjection, program: &str, self_path: &str) -> Measured {
     let fidelity = fidelity(projection);
-    let (_, size, refused) =
-        write_profile(projection, program, self_path, DEFAULT_TAG, &fidelity, false)
-            .finish(self_path);
+    let (_, size, refused) = write_profile(
+        projection,
+        program,
+        self_path,
+        DEFAULT_TAG,
+        &fidelity,
+        false,
+    )
+    .finish(self_path);
     Measured { size, refused }
 }
 

@@ -110,6 +110,9 @@ mod tests {
         assert_ne!(denial_tag(7, 1), denial_tag(8, 1));
         let t = denial_tag(u32::MAX, u128::MAX);
         assert!(t.len() <= 64, "{t}");
-        assert!(t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'), "{t}");
+        assert!(
+            t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+            "{t}"
+        );
     }
 }

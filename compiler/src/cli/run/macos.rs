@@ -40,13 +40,8 @@ pub fn launch_tag() -> String {
 #[cfg(target_os = "macos")]
 pub fn run(stack: &GrantStack, r: &dyn Resolve, program: &[String]) -> i32 {
     let tag = launch_tag();
-    let launch = match crate::pipeline::seatbelt_launch(
-        stack,
-        r,
-        program,
-        &super::own_path(),
-        &tag,
-    ) {
+    let launch = match crate::pipeline::seatbelt_launch(stack, r, program, &super::own_path(), &tag)
+    {
         Ok(l) => l,
         Err(refused) => {
             eprintln!("ralc run: refused: {}", refused.words);
@@ -104,6 +99,9 @@ mod tests {
     fn the_launch_tag_is_one_the_renderer_takes() {
         let t = launch_tag();
         assert!(crate::render::macos::valid_tag(&t), "{t}");
-        assert!(t.starts_with(&format!("ralc-{:x}-", std::process::id())), "{t}");
+        assert!(
+            t.starts_with(&format!("ralc-{:x}-", std::process::id())),
+            "{t}"
+        );
     }
 }
