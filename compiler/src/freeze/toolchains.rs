@@ -116,6 +116,12 @@ impl Selector {
                 Fixed("/Library/Developer/CommandLineTools/usr/libexec/git-core"),
                 Fixed("/opt/homebrew/opt/git/libexec/git-core"),
                 Fixed("/usr/local/opt/git/libexec/git-core"),
+                // macOS: a framework build of Python re-executes itself as
+                // `Python.framework/…/Resources/Python.app/Contents/MacOS/Python` (the
+                // Command Line Tools' `python3`, Homebrew's).
+                Fixed("/Library/Developer/CommandLineTools/Library/Frameworks/Python3.framework"),
+                Fixed("/opt/homebrew/Frameworks/Python.framework"),
+                Fixed("/usr/local/Frameworks/Python.framework"),
                 Fixed("/Applications/Xcode.app/Contents/Developer"),
             ],
             (Selector::Cargo, _) => &[Override("CARGO_HOME", "bin"), Home(".cargo/bin")],
