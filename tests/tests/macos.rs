@@ -564,11 +564,14 @@ mod random {
                 prop_assert!(r.refused.is_empty(), "{:?}", r.refused);
                 let rules = sbpl::rules(&r.text).map_err(TestCaseError::fail)?;
                 sbpl::denies_follow_allows(&rules).map_err(TestCaseError::fail)?;
+                prop_assert_eq!(sbpl::denial_tag(&rules).map_err(TestCaseError::fail)?, "ralc");
                 if let Some(fs) = &p.fs {
                     for d in &fs.deny {
                         let canon = ralc::render::macos::canonical(d);
+                        // Its files and its unix sockets.
                         let denied = rules.iter().any(|r| !r.allow
                             && r.ops.iter().any(|o| o == "file-read*")
+                            && r.ops.iter().any(|o| o == "network-outbound")
                             && r.filters.iter().any(|f| *f == sbpl::Sexp::List(vec![
                                 sbpl::Sexp::Atom("subpath".into()),
                                 sbpl::Sexp::Str(canon.clone()),
