@@ -1,8 +1,9 @@
 //! A small reference reader of Seatbelt profiles, for tests only: it reads `.sbpl` text
 //! into s-expressions (lists, atoms, `"…"` strings with `\"`/`\\` escapes, `#"…"` regex
 //! literals, `;` comments) and checks the shape ralc's renderer promises: balanced, the
-//! base first, every rule an `allow` or `deny` of known operations and filters, and every
-//! deny of an operation after every allow of it. It cannot prove macOS accepts a profile
+//! base first, every rule an `allow` or `deny` of known operations and filters, every
+//! deny of an operation after every allow of it, and every deny tagged with one
+//! `(with message TAG)`. It cannot prove macOS accepts a profile
 //! (only `sandbox-exec` can); it proves the text is what the renderer meant to write.
 
 use std::fmt;
@@ -148,10 +149,12 @@ pub const OPERATIONS: &[&str] = &[
     "process-fork",
     "process-exec",
     "process-info*",
+    "process-info-listpids",
     "signal",
     "sysctl-read",
     "file-read*",
     "file-read-metadata",
+    "file-map-executable",
     "file-write*",
     "file-write-data",
     "file-write-unlink",
@@ -160,7 +163,12 @@ pub const OPERATIONS: &[&str] = &[
     "ipc-posix-sem",
     "pseudo-tty",
     "mach-lookup",
+    "mach-host*",
+    "user-preference-read",
     "network*",
+    "network-outbound",
+    "network-inbound",
+    "network-bind",
 ];
 
 /// The filters a rendered rule may use.
@@ -173,6 +181,11 @@ pub const FILTERS: &[&str] = &[
     "target",
     "global-name",
     "ioctl-command",
+    "sysctl-name",
+    "sysctl-name-prefix",
+    "extension",
+    "remote",
+    "local",
 ];
 
 /// A rule: its action, operations and filters.
@@ -180,6 +193,8 @@ pub const FILTERS: &[&str] = &[
 pub struct Rule {
     pub allow: bool,
     pub ops: Vec<String>,
+    /// The `(with message "…")` modifier's text, if the rule has one.
+    pub message: Option<String>,
     pub filters: Vec<Sexp>,
 }
 
@@ -203,8 +218,17 @@ pub fn rules(text: &str) -> Result<Vec<Rule>, String> {
         };
         let mut ops = Vec::new();
         let mut filters = Vec::new();
+        let mut message = None;
         for x in &v[1..] {
             match x {
+                Sexp::List(m) if m.first() == Some(&Sexp::Atom("with".into())) => {
+                    match (&m[1..], &message, filters.is_empty()) {
+                        ([Sexp::Atom(k), Sexp::Str(t)], None, true) if k == "message" => {
+                            message = Some(t.clone());
+                        }
+                        _ => return Err(format!("a modifier other than one (with message \"…\") before the filters: {f}")),
+                    }
+                }
                 Sexp::Atom(a) if filters.is_empty() => {
                     if !OPERATIONS.contains(&a.as_str()) {
                         return Err(format!("an unknown operation {a} in {f}"));
@@ -224,6 +248,7 @@ pub fn rules(text: &str) -> Result<Vec<Rule>, String> {
         out.push(Rule {
             allow,
             ops,
+            message,
             filters,
         });
     }
@@ -248,6 +273,30 @@ fn check_filter(f: &Sexp) -> Result<(), String> {
         }
         _ => Err(format!("an unknown filter {f}")),
     }
+}
+
+/// The one tag every deny carries (`(with message TAG)`), or the first rule that breaks
+/// it: a deny without the tag, with another one, or an allow with a message.
+pub fn denial_tag(rules: &[Rule]) -> Result<String, String> {
+    let tag = match rules.first().and_then(|r| r.message.clone()) {
+        Some(t) if !t.is_empty() => t,
+        _ => return Err("(deny default) carries no (with message TAG)".to_string()),
+    };
+    for r in rules {
+        let ok = if r.allow {
+            r.message.is_none()
+        } else {
+            r.message.as_deref() == Some(tag.as_str())
+        };
+        if !ok {
+            return Err(format!(
+                "a rule of {} with the message {:?}, not the tag {tag:?} every deny carries",
+                r.ops.join(" "),
+                r.message
+            ));
+        }
+    }
+    Ok(tag)
 }
 
 /// Every deny of an operation comes after every allow of it (`default` aside).
@@ -322,5 +371,29 @@ mod tests {
         assert!(rules("(version 1)(deny default)(allow file-frobnicate)").is_err());
         assert!(rules("(version 1)(deny default)(allow file-read* (pathname \"/\"))").is_err());
         assert!(rules("(version 2)(deny default)").is_err());
+    }
+
+    #[test]
+    fn reads_the_tag_and_checks_every_deny_carries_it() {
+        let ok = "(version 1)(deny default (with message \"t1\"))(allow file-read* (subpath \"/a\"))(deny file-read* (with message \"t1\") (subpath \"/a/b\"))";
+        let r = rules(ok).unwrap();
+        assert_eq!(r[2].message.as_deref(), Some("t1"));
+        assert_eq!(denial_tag(&r).unwrap(), "t1");
+        for bad in [
+            "(version 1)(deny default)",
+            "(version 1)(deny default (with message \"t1\"))(deny file-read* (subpath \"/a\"))",
+            "(version 1)(deny default (with message \"t1\"))(deny file-read* (with message \"t2\") (subpath \"/a\"))",
+            "(version 1)(deny default (with message \"t1\"))(allow file-read* (with message \"t1\") (subpath \"/a\"))",
+        ] {
+            assert!(denial_tag(&rules(bad).unwrap()).is_err(), "{bad}");
+        }
+        // A modifier after a filter, twice, or of another kind is not read.
+        for bad in [
+            "(version 1)(deny default (with message \"t\") (with message \"t\"))",
+            "(version 1)(deny file-read* (subpath \"/a\") (with message \"t\"))",
+            "(version 1)(deny default (with no-report))",
+        ] {
+            assert!(rules(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -111,6 +111,17 @@ impl Selector {
                 Fixed("/opt/homebrew/bin"),
                 Fixed("/home/linuxbrew/.linuxbrew/bin"),
                 Fixed("/Library/Developer/CommandLineTools/usr/bin"),
+                // macOS: git runs its helpers (`git-remote-https`, `git-credential-*`)
+                // from its libexec by real path: the Command Line Tools' and Homebrew's.
+                Fixed("/Library/Developer/CommandLineTools/usr/libexec/git-core"),
+                Fixed("/opt/homebrew/opt/git/libexec/git-core"),
+                Fixed("/usr/local/opt/git/libexec/git-core"),
+                // macOS: a framework build of Python re-executes itself as
+                // `Python.framework/…/Resources/Python.app/Contents/MacOS/Python` (the
+                // Command Line Tools' `python3`, Homebrew's).
+                Fixed("/Library/Developer/CommandLineTools/Library/Frameworks/Python3.framework"),
+                Fixed("/opt/homebrew/Frameworks/Python.framework"),
+                Fixed("/usr/local/Frameworks/Python.framework"),
                 Fixed("/Applications/Xcode.app/Contents/Developer"),
             ],
             (Selector::Cargo, _) => &[Override("CARGO_HOME", "bin"), Home(".cargo/bin")],

@@ -104,16 +104,18 @@ pub fn plan_for(
 }
 
 /// The launch of `program` under the stack on macOS: the admitted program and the
-/// Seatbelt profile rendered for it, or why nothing may run.
+/// Seatbelt profile rendered for it, every deny tagged `tag` (the launch's denial tag),
+/// or why nothing may run.
 pub fn seatbelt_launch(
     stack: &GrantStack,
     r: &dyn Resolve,
     program: &[String],
     self_path: &str,
+    tag: &str,
 ) -> Result<SeatbeltLaunch, Refusal> {
     let (admitted, projection) = admit_and_project(stack, r, program)?;
     let real = admitted.program_real().as_str().to_string();
-    let profile = crate::render::macos::render(&projection, &real, self_path);
+    let profile = crate::render::macos::render_tagged(&projection, &real, self_path, tag);
     if !profile.refused.is_empty() {
         return Err(Refusal::new(
             RefusalKind::Confinement,
@@ -125,6 +127,7 @@ pub fn seatbelt_launch(
     }
     Ok(SeatbeltLaunch {
         profile: profile.text,
+        tag: tag.to_string(),
         program: real,
         argv0: admitted.argv0().to_string(),
         args: admitted.args().to_vec(),
@@ -180,12 +183,16 @@ pub(crate) mod tests {
     #[test]
     fn the_seatbelt_profile_is_rendered_for_the_admitted_program() {
         let argv = vec!["cat".to_string(), "/Users/u/a".to_string()];
-        let l = seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc/bin/ralc").unwrap();
+        let l =
+            seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc/bin/ralc", "ralc-1-2").unwrap();
+        assert_eq!(l.tag, "ralc-1-2");
+        assert!(l
+            .profile
+            .contains("(deny default (with message \"ralc-1-2\"))"));
         assert_eq!(l.program, "/usr/bin/cat");
         assert_eq!(l.argv0, "cat");
         assert_eq!(l.args, vec!["/Users/u/a".to_string()]);
         assert!(l.profile.starts_with(';'), "{}", &l.profile[..40]);
-        assert!(l.profile.contains("(deny default)"));
         assert!(l.profile.contains("\"/Users/u/.ssh\""));
         assert!(ralc_runtime::macos::precheck(&l).is_ok());
     }
@@ -194,7 +201,7 @@ pub(crate) mod tests {
     fn a_refused_program_is_not_launched() {
         // A program present on every host, outside what the stack admits.
         let argv = vec!["/bin/sh".to_string()];
-        let r = seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc").unwrap_err();
+        let r = seatbelt_launch(&stack(), &host(), &argv, "/opt/ralc", "ralc-1-2").unwrap_err();
         assert!(matches!(r.kind, RefusalKind::Withheld { .. }), "{r:?}");
         assert!(r.words.contains("withheld"), "{}", r.words);
         let r = plan_for(&stack(), &host(), &argv, "/opt/ralc", &[]).unwrap_err();

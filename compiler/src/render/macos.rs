@@ -1,10 +1,12 @@
 //! The macOS renderer: a pure function from a `SandboxProjection` (and, for a launch, the
-//! admitted program) to a Seatbelt profile, `.sbpl` text. The shipped base comes first,
-//! then the grant's rules in precedence order — fs allows, exec rules, exec ancestors, fs
-//! denies, pins, net — so every deny follows every allow it carves (Seatbelt is reported to
-//! let the last matching rule win), and each carve-out is also written in the
-//! order-independent `require-not` form. Every path is emitted in both firmlink spellings.
-//! It never touches the disk, and never emits a path or name it cannot spell: such a
+//! admitted program and its denial tag) to a Seatbelt profile, `.sbpl` text. The fidelity
+//! notes and the shipped base come first, then the grant's rules in precedence order — fs
+//! allows, net, exec rules, exec ancestors, fs denies, pins — so every deny follows every
+//! allow it carves (Seatbelt is reported to let the last matching rule win), and each
+//! carve-out is also written in the order-independent `require-not` form. Every path is
+//! emitted in both firmlink spellings; every deny carries the launch's tag
+//! (`(with message TAG)`), so the unified log's reports of this run are found by it. It
+//! never touches the disk, and never emits a path, name or tag it cannot spell: such a
 //! render is refused (the caller exits 1), never weakened.
 
 use crate::capability::projection::{ExecProjection, SandboxProjection};
@@ -45,20 +47,45 @@ pub const WITHHELD_DOORS: &[WithheldDoor] = &[
     },
 ];
 
-/// What the macOS system itself needs readable for any program to start under a
-/// restricted fs: the system volume, the shared dyld cache, the toolchain shims, system
-/// configuration.
+/// What the macOS system itself needs readable (and its libraries mappable executable)
+/// for any program to start under a restricted fs: the system volume, the shared dyld
+/// cache, the toolchain shims and what they select (the Command Line Tools — their SDK,
+/// `usr/lib`, git's libexec — Xcode's developer directory and `xcode-select`'s link),
+/// system configuration.
 pub const SYSTEM_READ: &[&str] = &[
+    "/Applications/Xcode.app/Contents/Developer",
     "/Library/Apple",
+    "/Library/Developer/CommandLineTools",
     "/Library/Preferences",
     "/System",
     "/bin",
     "/private/etc",
     "/private/var/db/dyld",
+    "/private/var/db/xcode_select_link",
     "/private/var/select",
     "/sbin",
     "/usr",
 ];
+
+/// The developer tools' own caches in the user's Darwin cache directory
+/// (`getconf DARWIN_USER_CACHE_DIR`, `/private/var/folders/XX/YYYY/C`): `xcrun`'s and
+/// clang's. Readable and writable under a restricted fs, though no grant names them: the
+/// directory is per user and known only to the running system, so it is matched by its
+/// layout (the file modes keep other users' out). Said in the fidelity notes.
+pub const DEVELOPER_CACHES: &[&str] = &[
+    r"^/private/var/folders/[^/]+/[^/]+/C/(com\.apple\.DeveloperTools|clang|xcrun_db)(/|$)",
+    r"^/var/folders/[^/]+/[^/]+/C/(com\.apple\.DeveloperTools|clang|xcrun_db)(/|$)",
+];
+
+/// The unix sockets name resolution needs (`mDNSResponder`): reachable with the network.
+pub const NET_SOCKETS: &[&str] = &["/private/var/run/mDNSResponder"];
+
+/// The denial tag of a profile rendered without a launch (`ralc render`): a launch
+/// renders with its own (`runtime::macos::denial_tag`).
+pub const DEFAULT_TAG: &str = "ralc";
+
+/// Where the base takes the denial tag.
+const TAG_SLOT: &str = "@TAG@";
 
 /// The Mach services name resolution and certificate trust need: granted only with the
 /// network, so `` `offline `` also closes DNS.
@@ -77,6 +104,9 @@ pub struct SeatbeltProfile {
     pub text: String,
     /// Why the profile cannot be rendered (empty: it can).
     pub refused: Vec<String>,
+    /// Where the profile is broader than the grant, or cannot express it (also written at
+    /// the head of `text` as `;; fidelity:` comments).
+    pub fidelity: Vec<String>,
 }
 
 impl SeatbeltProfile {
@@ -248,6 +278,8 @@ impl std::fmt::Write for Text {
 struct Out {
     text: Text,
     refused: Vec<String>,
+    /// The denial tag as an SBPL string, for `(with message …)`.
+    tag: String,
 }
 
 /// The length of `quote(s)` for a string with no control character.
@@ -269,11 +301,22 @@ impl Out {
     fn section(&mut self, title: &str) {
         let _ = write!(self.text, "\n;; {title}\n");
     }
+    /// A deny's operations followed by the tag, `OPS (with message "TAG")`; an allow's as
+    /// given.
+    fn ops_of<'o>(&self, action: &str, ops: &'o str) -> Cow<'o, str> {
+        if action == "deny" {
+            Cow::Owned(format!("{ops} (with message {})", self.tag))
+        } else {
+            Cow::Borrowed(ops)
+        }
+    }
     /// `(ACTION OPS FILTER…)` with one `(KIND "path")` filter per spelling of each path.
     fn rule<P: AsRef<str>>(&mut self, action: &str, ops: &str, kind: &str, paths: &[P]) {
         if paths.is_empty() {
             return;
         }
+        let ops = self.ops_of(action, ops);
+        let ops = ops.as_ref();
         if !self.text.keep && distinct_spellings(paths) {
             // Measured: no filter repeats and none is refused, so the rule's length is
             // the sum of its filters' (the order `sort` would give does not change it).
@@ -354,12 +397,70 @@ impl Out {
 /// launch (empty: the stack's profile alone); `self_path` is ralc's executable on the
 /// target, which every profile write-protects.
 ///
-/// The sections in precedence order, each its own function: `fs_allows`,
-/// `exec_rules` (and their ancestors), `fs_denies`, `pins`, `net`; then
+/// The sections in precedence order, each its own function: `fs_allows`, `net`,
+/// `exec_rules` (and their ancestors), `fs_denies`, `pins`; then
 /// `Out::finish` refuses what the target cannot take.
 pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) -> SeatbeltProfile {
-    let (text, _, refused) = write_profile(projection, program, self_path, true).finish(self_path);
-    SeatbeltProfile { text, refused }
+    render_tagged(projection, program, self_path, DEFAULT_TAG)
+}
+
+/// [`render`] for a launch: every deny, the default's included, carries `tag`
+/// (`(with message "TAG")`), so the unified log's reports of this run are found by it,
+/// whatever process made them. A tag other than ASCII letters, digits, `.`, `_` and `-`
+/// (1 to 64 of them) refuses the render.
+pub fn render_tagged(
+    projection: &SandboxProjection,
+    program: &str,
+    self_path: &str,
+    tag: &str,
+) -> SeatbeltProfile {
+    let fidelity = fidelity(projection);
+    let (text, _, refused) =
+        write_profile(projection, program, self_path, tag, &fidelity, true).finish(self_path);
+    SeatbeltProfile {
+        text,
+        refused,
+        fidelity,
+    }
+}
+
+/// Whether `tag` can be a denial tag: 1 to 64 ASCII letters, digits, `.`, `_`, `-`.
+pub fn valid_tag(tag: &str) -> bool {
+    (1..=64).contains(&tag.len())
+        && tag
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// Where the profile for `projection` is broader than the grant or cannot express it.
+pub fn fidelity(projection: &SandboxProjection) -> Vec<String> {
+    let mut out = Vec::new();
+    if projection.fs.is_some() {
+        out.push(format!(
+            "readable and mappable executable: the system paths programs need to start ({})",
+            SYSTEM_READ.join(", ")
+        ));
+        out.push(
+            "writable: the developer tools' caches in the user's Darwin cache directory \
+             (C/com.apple.DeveloperTools, C/clang, C/xcrun_db), matched by the \
+             /private/var/folders layout"
+                .to_string(),
+        );
+        out.push(
+            "unix sockets: reachable where the grant reads (with the network) or writes \
+             (offline), less the exclusions; mDNSResponder's with the network"
+                .to_string(),
+        );
+    }
+    if projection.net_offline {
+        out.push(
+            "offline: loopback is the host's, not the program's own: every service \
+             listening on the host's localhost is reachable (Linux gives the program a \
+             loopback of its own); binding the wildcard address is refused, bind localhost"
+                .to_string(),
+        );
+    }
+    out
 }
 
 /// What [`render`] would give, without the text: `size` is its `SeatbeltProfile::size()`
@@ -367,7 +468,16 @@ pub fn render(projection: &SandboxProjection, program: &str, self_path: &str) ->
 /// same code into a counter instead of a string (for the `seatbelt-size` lint, which
 /// reports the size of a profile that may run to megabytes).
 pub fn measure(projection: &SandboxProjection, program: &str, self_path: &str) -> Measured {
-    let (_, size, refused) = write_profile(projection, program, self_path, false).finish(self_path);
+    let fidelity = fidelity(projection);
+    let (_, size, refused) = write_profile(
+        projection,
+        program,
+        self_path,
+        DEFAULT_TAG,
+        &fidelity,
+        false,
+    )
+    .finish(self_path);
     Measured { size, refused }
 }
 
@@ -383,6 +493,8 @@ fn write_profile(
     projection: &SandboxProjection,
     program: &str,
     self_path: &str,
+    tag: &str,
+    fidelity: &[String],
     keep: bool,
 ) -> Out {
     let mut o = Out {
@@ -392,21 +504,46 @@ fn write_profile(
             len: 0,
         },
         refused: Vec::new(),
+        tag: format!("\"{tag}\""),
     };
+    if !valid_tag(tag) {
+        o.refused.push(format!(
+            "the denial tag {tag:?} is not 1 to 64 ASCII letters, digits, '.', '_' or '-'"
+        ));
+    }
     let _ = write!(
         o.text,
         ";; Rendered by ralc {} from a SandboxProjection. Precedence is section order:\n\
-         ;; fs allows, exec rules, exec ancestors, fs denies, pins, net.\n",
+         ;; fs allows, net, exec rules, exec ancestors, fs denies, pins.\n",
         env!("CARGO_PKG_VERSION")
     );
-    o.text.push_str(BASE);
+    for f in fidelity {
+        let _ = writeln!(o.text, ";; fidelity: {f}");
+    }
+    let _ = write!(
+        o.text,
+        "(version 1)\n(deny default (with message {}))\n",
+        o.tag
+    );
+    for (i, piece) in BASE.split(TAG_SLOT).enumerate() {
+        if i > 0 {
+            let tag = o.tag.clone();
+            o.text.push_str(&tag);
+        }
+        o.text.push_str(piece);
+    }
     let (denies, write_denies) = fs_allows(&mut o, projection);
+    net(&mut o, projection);
     exec_rules(&mut o, projection, program, self_path);
     fs_denies(&mut o, &denies, &write_denies);
     pins(&mut o, projection, &denies, &write_denies, self_path);
-    net(&mut o, projection.net_offline);
     o
 }
+
+/// The unix-socket operations: a connect is `network-outbound`, a listening socket's
+/// `bind` and `accept` are `network-bind` and `network-inbound`, each matched by the
+/// socket's path.
+const SOCKET_OPS: &str = "network-bind network-inbound network-outbound";
 
 /// The fs allows: everything, or the reads (with the floor and the system's) and the
 /// writes, each prefix with an exclusion inside carved; the metadata of their ancestors.
@@ -417,22 +554,35 @@ fn fs_allows<'a>(
 ) -> (Vec<Cow<'a, str>>, Vec<Cow<'a, str>>) {
     o.section("fs allows");
     let Some(fs) = &projection.fs else {
-        o.text.push_str("(allow file-read*)\n(allow file-write*)\n");
+        o.text
+            .push_str("(allow file-read*)\n(allow file-write*)\n(allow file-map-executable)\n");
         return (Vec::new(), Vec::new());
     };
     let mut metadata: BTreeSet<&str> = BTreeSet::new();
     let mut last_parent: Option<&str> = None;
     let denies = norm(&fs.deny);
     let write_denies = norm(&fs.write_deny);
-    let system: Vec<String> = SYSTEM_READ.iter().map(|s| s.to_string()).collect();
-    let read = norm(fs.read.iter().chain(&fs.floor).chain(&system));
+    let mut read = norm(fs.read.iter().chain(&fs.floor));
+    read.extend(SYSTEM_READ.iter().map(|s| canonical_cow(s)));
+    read.sort();
+    read.dedup();
     let write = norm(&fs.write);
-    for (ops, list) in [("file-read*", &read), ("file-write*", &write)] {
+    // What may be read may also be mapped executable: dylibs outside the shared cache
+    // (Homebrew's, Python extension modules, proc-macros, Node addons). A unix socket is
+    // reached where the grant reads with the network, where it writes offline (`net`);
+    // the carve-outs and the fs denies keep an exclusion's sockets out either way.
+    let read_ops = if projection.net_offline {
+        "file-read* file-map-executable"
+    } else {
+        "file-read* file-map-executable network-outbound"
+    };
+    let write_ops = "file-write* network-bind network-inbound network-outbound";
+    for (ops, list) in [(read_ops, &read), (write_ops, &write)] {
         // Prefixes with nothing excluded beneath them share one rule; each one
         // with an exclusion inside is its own order-independent carve-out.
         let mut plain: Vec<&str> = Vec::new();
         let mut carve: Vec<&str> = denies.iter().map(|d| &**d).collect();
-        if ops == "file-write*" {
+        if ops == write_ops {
             carve.extend(write_denies.iter().map(|d| &**d));
             carve.sort();
             carve.dedup();
@@ -457,6 +607,11 @@ fn fs_allows<'a>(
         let m: Vec<&str> = metadata.into_iter().collect();
         o.rule("allow", "file-read-metadata", "literal", &m);
     }
+    o.text.push_str("(allow file-read* file-write*");
+    for r in DEVELOPER_CACHES {
+        let _ = write!(o.text, "\n  (regex #\"{r}\")");
+    }
+    o.text.push_str(")\n");
     (denies, write_denies)
 }
 
@@ -483,7 +638,12 @@ fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_p
         ExecProjection::Unrestricted => o.text.push_str("(allow process-exec)\n"),
         ExecProjection::Restricted(k) => {
             let dirs = norm(&k.allow_dirs);
-            o.rule("allow", "file-read* process-exec", "subpath", &dirs);
+            o.rule(
+                "allow",
+                "file-read* file-map-executable process-exec",
+                "subpath",
+                &dirs,
+            );
             let launch: Vec<String> = [program, self_path]
                 .iter()
                 .filter(|p| !p.is_empty())
@@ -496,13 +656,19 @@ fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_p
                     .chain(&k.link_targets)
                     .chain(&launch),
             );
-            o.rule("allow", "file-read* process-exec", "literal", &files);
+            o.rule(
+                "allow",
+                "file-read* file-map-executable process-exec",
+                "literal",
+                &files,
+            );
             o.rule("deny", "process-exec", "subpath", &norm(&k.deny_dirs));
             o.rule("deny", "process-exec", "literal", &norm(&k.deny_files));
             for n in &k.deny_names {
                 match name_regex(n) {
                     Ok(r) => {
-                        let _ = writeln!(o.text, "(deny process-exec (regex {r}))");
+                        let ops = o.ops_of("deny", "process-exec").into_owned();
+                        let _ = writeln!(o.text, "(deny {ops} (regex {r}))");
                     }
                     Err(e) => o.refused.push(e),
                 }
@@ -517,11 +683,13 @@ fn exec_rules(o: &mut Out, projection: &SandboxProjection, program: &str, self_p
     o.rule("allow", "file-read-metadata", "literal", &anc);
 }
 
-/// The fs denies: each exclusion whole, each write exclusion's writes.
+/// The fs denies: each exclusion whole (its unix sockets too), each write exclusion's
+/// writes.
 fn fs_denies(o: &mut Out, denies: &[Cow<'_, str>], write_denies: &[Cow<'_, str>]) {
     o.section("fs denies");
-    o.rule("deny", "file-read* file-write*", "literal", denies);
-    o.rule("deny", "file-read* file-write*", "subpath", denies);
+    let ops = format!("file-read* file-write* file-map-executable {SOCKET_OPS}");
+    o.rule("deny", &ops, "literal", denies);
+    o.rule("deny", &ops, "subpath", denies);
     o.rule("deny", "file-write*", "literal", write_denies);
 }
 
@@ -558,19 +726,40 @@ fn pins(
     o.rule("deny", "file-write-unlink", "literal", &pins);
 }
 
-/// The network: none offline, else the network and the name services.
-fn net(o: &mut Out, offline: bool) {
+/// The network's allows, one meaning of `` `offline `` on every kernel
+/// (docs/backends.md): offline, the loopback (and, from `fs_allows`, unix sockets inside
+/// the write region); online, every IP address, the name services and their socket (and
+/// unix sockets wherever the grant reads). An exclusion's sockets stay unreachable: they
+/// are carved out of the fs allows and denied by the fs denies, which follow.
+fn net(o: &mut Out, projection: &SandboxProjection) {
     o.section("net");
-    if offline {
-        o.text
-            .push_str(";; offline: no network, no name resolution\n");
-    } else {
-        o.text.push_str("(allow network*)\n(allow mach-lookup");
-        for s in NET_SERVICES {
-            let _ = write!(o.text, "\n  (global-name \"{s}\")");
+    let restricted = projection.fs.is_some();
+    if projection.net_offline {
+        o.text.push_str(
+            ";; offline: the loopback; no other address, no name resolution\n\
+             (allow network-outbound (remote ip \"localhost:*\"))\n\
+             (allow network-bind network-inbound (local ip \"localhost:*\"))\n",
+        );
+        if !restricted {
+            // Unrestricted fs: the write region is everywhere.
+            let _ = writeln!(o.text, "(allow {SOCKET_OPS} (subpath \"/\"))");
         }
-        o.text.push_str(")\n");
+        return;
     }
+    if restricted {
+        o.text.push_str(
+            "(allow network-outbound (remote ip \"*:*\"))\n\
+             (allow network-bind network-inbound (local ip \"*:*\"))\n",
+        );
+        o.rule("allow", "network-outbound", "literal", NET_SOCKETS);
+    } else {
+        o.text.push_str("(allow network*)\n");
+    }
+    o.text.push_str("(allow mach-lookup");
+    for s in NET_SERVICES {
+        let _ = write!(o.text, "\n  (global-name \"{s}\")");
+    }
+    o.text.push_str(")\n");
 }
 
 impl Out {

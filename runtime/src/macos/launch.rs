@@ -1,19 +1,16 @@
 //! The macOS launch: refuse what cannot be confined (a profile over the size macOS takes,
 //! a caller already in a sandbox, a fork brake that cannot be sized or set), then fork;
 //! in the child set `RLIMIT_NPROC` and enter the profile with `sandbox_init`, then exec
-//! the admitted program by its real path with the loader variables removed; follow the
-//! program's process tree while it runs; after a failed run, read the sandbox's denials
-//! of that tree from the unified log. It never runs the program when any step before the
-//! exec fails: the spawn fails and nothing ran.
+//! the admitted program by its real path with the loader variables removed; wait for it;
+//! after a failed run, read the sandbox's reports carrying the launch's denial tag from
+//! the unified log. It never runs the program when any step before the exec fails: the
+//! spawn fails and nothing ran.
 
-use super::lineage::Lineage;
 use super::{brake, env, precheck, sys, unified_log, Outcome, SeatbeltLaunch};
 use std::ffi::{CString, OsString};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::time::{Duration, Instant};
 
-/// How often the process table is read while the program runs.
-const POLL: Duration = Duration::from_millis(20);
 /// How long the kernel's reports are given to reach the unified log after the exit.
 const LOG_SETTLE: Duration = Duration::from_millis(300);
 
@@ -59,28 +56,9 @@ pub fn launch(l: &SeatbeltLaunch) -> Result<Outcome, String> {
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("the confined child did not start ({e})"))?;
-    let mut tree = Lineage::new(child.id());
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Ok(s),
-            Ok(None) => {}
-            Err(e) => break Err(e),
-        }
-        let rows: Vec<(u32, u32)> = sys::process_table()
-            .iter()
-            .filter(|p| p.ruid == uid)
-            .map(|p| (p.pid, p.ppid))
-            .collect();
-        tree.observe(&rows);
-        std::thread::sleep(POLL);
-    };
-    let status = match status {
-        Ok(s) => s,
-        // The program runs, but cannot be polled: wait for it plainly.
-        Err(_) => child
-            .wait()
-            .map_err(|e| format!("the confined program could not be waited for ({e})"))?,
-    };
+    let status = child
+        .wait()
+        .map_err(|e| format!("the confined program could not be waited for ({e})"))?;
     let code = match (status.code(), status.signal()) {
         (Some(c), _) => c,
         (None, Some(sig)) => 128 + sig,
@@ -90,8 +68,8 @@ pub fn launch(l: &SeatbeltLaunch) -> Result<Outcome, String> {
         (Vec::new(), None)
     } else {
         std::thread::sleep(LOG_SETTLE);
-        match read_log(start.elapsed()) {
-            Ok(out) => (unified_log::denials_of(&out, &tree), None),
+        match read_log(start.elapsed(), &l.tag) {
+            Ok(out) => (unified_log::denials_of(&out, &l.tag), None),
             Err(e) => (Vec::new(), Some(e)),
         }
     };
@@ -124,10 +102,10 @@ fn parent_env_names() -> Vec<OsString> {
     clippy::disallowed_methods,
     reason = "launch site: /usr/bin/log show, by its path, for the sandbox's reports"
 )]
-fn read_log(window: Duration) -> Result<String, String> {
+fn read_log(window: Duration, tag: &str) -> Result<String, String> {
     let secs = window.as_secs() + u64::from(window.subsec_nanos() > 0);
     let out = std::process::Command::new(unified_log::LOG)
-        .args(unified_log::show_args(secs))
+        .args(unified_log::show_args(secs, tag))
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| format!("{} could not run ({e})", unified_log::LOG))?;

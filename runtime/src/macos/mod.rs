@@ -1,17 +1,17 @@
 //! The macOS launch: run an admitted program under a rendered Seatbelt profile
 //! (`sandbox_init` in the child between fork and exec), with the fork brake
 //! (`RLIMIT_NPROC`) and the loader variables removed, and read the sandbox's denials of
-//! the program's process tree from the unified log after a failed run.
+//! the run — every report carrying the launch's denial tag, whatever process made it —
+//! from the unified log after a failed run.
 //!
-//! The pure parts — environment filtering, limit arithmetic, the `log show` command line,
-//! log parsing, the process lineage — are compiled and unit-tested on every host. Only
+//! The pure parts — environment filtering, limit arithmetic, the denial tag, the `log
+//! show` command line, log parsing — are compiled and unit-tested on every host. Only
 //! `sys` (the foreign declarations and system calls) and `launch` are compiled for macOS;
 //! nothing here ever runs a program on another OS. It knows nothing of profiles: it takes
 //! the rendered text and the admitted program.
 
 pub mod brake;
 pub mod env;
-pub mod lineage;
 pub mod unified_log;
 
 #[cfg(target_os = "macos")]
@@ -23,11 +23,21 @@ mod sys;
 /// 64 KiB for one profile object, and the renderer refuses past the same number.
 pub const PROFILE_LIMIT: usize = 64 * 1024;
 
+/// The denial tag of one launch, from ralc's pid and the launch's wall-clock time in
+/// nanoseconds: `ralc-PID-NANOS` in hex, unique to the run on this host, spelled only in
+/// what a tag may hold (ASCII letters, digits, `-`). Every deny of the run's profile
+/// carries it, and the log reader keeps only the reports that do.
+pub fn denial_tag(pid: u32, nanos: u128) -> String {
+    format!("ralc-{pid:x}-{nanos:x}")
+}
+
 /// What a macOS launch runs: the rendered profile and the admitted program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatbeltLaunch {
     /// The `.sbpl` text the renderer produced for this program.
     pub profile: String,
+    /// The denial tag every deny of `profile` carries (`denial_tag`).
+    pub tag: String,
     /// The admitted program's real path (exec'd by it, never looked up by name).
     pub program: String,
     /// The name the program sees as `argv[0]`.
@@ -43,7 +53,7 @@ pub struct Outcome {
     /// The fork brake: the limit set, and the user's process count it was sized from.
     pub nproc_limit: u64,
     pub user_processes: u64,
-    /// The sandbox's denials of the program's tree (read only after a failed run).
+    /// The sandbox's denials of the run, found by its tag (read only after a failed run).
     pub denials: Vec<crate::denial::Denial>,
     /// Why the denials could not be read, when they could not.
     pub log_error: Option<String>,
@@ -75,6 +85,7 @@ mod tests {
     fn l(profile: &str, program: &str) -> SeatbeltLaunch {
         SeatbeltLaunch {
             profile: profile.to_string(),
+            tag: denial_tag(1, 2),
             program: program.to_string(),
             argv0: "x".to_string(),
             args: Vec::new(),
@@ -90,5 +101,18 @@ mod tests {
         assert!(precheck(&l(&"a".repeat(PROFILE_LIMIT), "/bin/ls")).is_ok());
         assert!(precheck(&l("(version 1)\0", "/bin/ls")).is_err());
         assert!(precheck(&l("(version 1)", "ls")).is_err());
+    }
+
+    #[test]
+    fn the_denial_tag_is_per_launch_and_plainly_spelled() {
+        assert_eq!(denial_tag(0x1f, 0xabc), "ralc-1f-abc");
+        assert_ne!(denial_tag(7, 1), denial_tag(7, 2));
+        assert_ne!(denial_tag(7, 1), denial_tag(8, 1));
+        let t = denial_tag(u32::MAX, u128::MAX);
+        assert!(t.len() <= 64, "{t}");
+        assert!(
+            t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'),
+            "{t}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The macOS system calls of a launch, and the only foreign declarations of the back end:
 //! whether this process is already sandboxed, the process table (for the user's process
-//! count and the program's lineage), the per-user ceiling and the inherited limit, and —
+//! count), the per-user ceiling and the inherited limit, and —
 //! in the forked child, before exec — the fork brake and `sandbox_init`. It decides
 //! nothing: the launch does. It never applies a profile to ralc itself.
 //!
@@ -46,11 +46,9 @@ pub fn already_sandboxed() -> bool {
     unsafe { ffi::sandbox_check(libc::getpid(), std::ptr::null(), 0) != 0 }
 }
 
-/// One row of the process table: pid, parent pid, real uid.
+/// One row of the process table: the process's real uid (all the fork brake counts by).
 #[derive(Clone, Copy, Debug)]
 pub struct Proc {
-    pub pid: u32,
-    pub ppid: u32,
     pub ruid: u32,
 }
 
@@ -90,8 +88,6 @@ pub fn process_table() -> Vec<Proc> {
         };
         if r == size {
             out.push(Proc {
-                pid: info.pbi_pid,
-                ppid: info.pbi_ppid,
                 ruid: info.pbi_ruid,
             });
         }

@@ -1,15 +1,16 @@
 //! The denial reader's pure half: the `log show` command line that asks the unified log
-//! for the sandbox's reports over the run's wall-clock window, and the parsing of what it
-//! prints — one JSON object per line (`--style ndjson`, the report in `eventMessage`), or
-//! a plain text line holding the kernel's report — into `Denial`s, kept only for the
-//! program's process tree. It runs nothing and reads nothing.
+//! for the sandbox's reports carrying the launch's denial tag over the run's wall-clock
+//! window, and the parsing of what it prints — one JSON object per line (`--style
+//! ndjson`, the report in `eventMessage`), or a plain text line holding the kernel's
+//! report — into `Denial`s. It runs nothing and reads nothing.
 //!
-//! A report reads `Sandbox: NAME(PID) deny(N) OPERATION [TARGET]`. Reports macOS makes
+//! A report reads `Sandbox: NAME(PID) deny(N) OPERATION [TARGET]`, and a rule's
+//! `(with message TAG)` adds the tag to it: every deny of a launch's profile carries the
+//! launch's tag, so a report with it is this run's, whatever process made it (a child
+//! that lived a millisecond included), and one without it never is. Reports macOS makes
 //! for its own policies (`System Policy: deny…`, the privacy controls) and the
-//! `N duplicate reports for …` summaries (which name no pid) are not the profile's
-//! denials and are skipped.
+//! `N duplicate reports for …` summaries (which name no pid) are skipped.
 
-use super::lineage::Lineage;
 use crate::denial::{Denial, Refused};
 
 /// `log`'s own path: never looked up by name.
@@ -19,9 +20,16 @@ pub const LOG: &str = "/usr/bin/log";
 /// the sandbox's reporting subsystem.
 pub const PREDICATE: &str = r#"sender == "Sandbox" OR subsystem == "com.apple.sandbox.reporting""#;
 
-/// The arguments of `log show` for a run that started `window_secs` ago (rounded up; one
-/// second of margin is added, so a report written as the program exits is included).
-pub fn show_args(window_secs: u64) -> Vec<String> {
+/// The predicate for one launch's reports: the sandbox's, carrying `tag` (a tag is
+/// letters, digits, `.`, `_`, `-`: nothing to quote).
+pub fn predicate(tag: &str) -> String {
+    format!("({PREDICATE}) AND eventMessage CONTAINS \"{tag}\"")
+}
+
+/// The arguments of `log show` for a run tagged `tag` that started `window_secs` ago
+/// (rounded up; one second of margin is added, so a report written as the program exits
+/// is included).
+pub fn show_args(window_secs: u64, tag: &str) -> Vec<String> {
     vec![
         "show".to_string(),
         "--style".to_string(),
@@ -29,7 +37,7 @@ pub fn show_args(window_secs: u64) -> Vec<String> {
         "--last".to_string(),
         format!("{}s", window_secs.saturating_add(1)),
         "--predicate".to_string(),
-        PREDICATE.to_string(),
+        predicate(tag),
     ]
 }
 
@@ -99,13 +107,21 @@ pub fn classify(operation: &str) -> Refused {
     }
 }
 
-/// The denials of `log show`'s output that fall within the program's process tree, in
-/// the order reported.
-pub fn denials_of(output: &str, tree: &Lineage) -> Vec<Denial> {
+/// The denials of `log show`'s output that carry the launch's `tag`, in the order
+/// reported, the tag taken out of what they name. An empty tag finds none.
+pub fn denials_of(output: &str, tag: &str) -> Vec<Denial> {
+    if tag.is_empty() {
+        return Vec::new();
+    }
     output
         .lines()
+        .filter(|l| l.contains(tag))
         .filter_map(parse_line)
-        .filter(|d| tree.contains(d.pid))
+        .filter_map(|mut d| {
+            d.target = d.target.replace(tag, "").trim().to_string();
+            // The tag in the operation's place: a report without one is no denial.
+            (!d.operation.contains(tag)).then_some(d)
+        })
         .collect()
 }
 
@@ -184,33 +200,59 @@ mod tests {
         }
     }
 
+    /// `line` with the tag a rule's `(with message TAG)` adds at the end of its report.
+    fn tagged(line: &str, tag: &str) -> String {
+        match line.find("\",\"eventType") {
+            Some(at) => format!("{} {tag}{}", &line[..at], &line[at..]),
+            None => format!("{line} {tag}"),
+        }
+    }
+
     #[test]
-    fn only_the_process_tree_is_kept() {
-        let out = [NDJSON_READ, COMPACT_WRITE, MACH, NET].join("\n");
-        let mut tree = Lineage::new(4217);
-        tree.observe(&[(4218, 4217)]);
-        let got: Vec<String> = denials_of(&out, &tree)
+    fn only_the_reports_carrying_the_tag_are_kept_whatever_their_pid() {
+        let tag = "ralc-1f-abc";
+        let out = [
+            tagged(NDJSON_READ, tag),
+            tagged(COMPACT_WRITE, tag),
+            // another launch's, and an untagged report of the same pid
+            tagged(MACH, "ralc-1f-abd"),
+            NET.to_string(),
+            // a child seen by no one: its pid is in no tree, its report has the tag
+            tagged(FORK, tag),
+            tagged(POLICY, tag),
+        ]
+        .join("\n");
+        let got: Vec<String> = denials_of(&out, tag)
             .iter()
-            .map(|d| d.summary())
+            .map(|d| format!("{} {}", d.pid, d.summary()))
             .collect();
         assert_eq!(
             got,
             vec![
-                "refused read /Users/u/.ssh/id_ed25519",
-                "refused write /private/etc/hosts.new"
+                "4217 refused read /Users/u/.ssh/id_ed25519",
+                "4218 refused write /private/etc/hosts.new",
+                "4221 refused process-fork",
             ]
         );
+        assert!(denials_of(&out, "").is_empty());
+        // The tag alone in the operation's place is no denial.
+        assert!(denials_of(&format!("Sandbox: a(1) deny(1) {tag}"), tag).is_empty());
     }
 
     #[test]
-    fn the_command_line_asks_for_the_window_and_the_sandbox() {
-        let a = show_args(3);
+    fn the_command_line_asks_for_the_window_the_sandbox_and_the_tag() {
+        let a = show_args(3, "ralc-1-2");
         assert_eq!(a[0], "show");
         assert!(a.windows(2).any(|w| w == ["--last", "4s"]), "{a:?}");
         assert!(a.windows(2).any(|w| w == ["--style", "ndjson"]), "{a:?}");
         let p = a.iter().position(|x| x == "--predicate").unwrap();
         assert!(a[p + 1].contains("com.apple.sandbox.reporting"));
-        assert_eq!(show_args(u64::MAX)[4], format!("{}s", u64::MAX));
+        assert!(
+            a[p + 1].ends_with(") AND eventMessage CONTAINS \"ralc-1-2\""),
+            "{}",
+            a[p + 1]
+        );
+        assert_eq!(show_args(u64::MAX, "t")[4], format!("{}s", u64::MAX));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `ralc run` on macOS: the admitted program and its Seatbelt profile rendered for it
-//! (`pipeline::seatbelt_launch`), the launch (`ralc_runtime::macos::launch`), and what is
+//! `ralc run` on macOS: the admitted program and its Seatbelt profile rendered for it with
+//! this launch's denial tag (`pipeline::seatbelt_launch`, `launch_tag`), the launch (`ralc_runtime::macos::launch`), and what is
 //! said after it — the denial hints of
 //! a failed run and the fork brake's possible part in an exit status 128. Building the
 //! launch and wording its outcome are pure and built on every host; only `run` is macOS's.
@@ -26,10 +26,22 @@ pub fn after_run(stack: &GrantStack, r: &dyn Resolve, o: &Outcome) -> Vec<String
     out
 }
 
+/// This launch's denial tag: ralc's pid and the wall-clock time (a clock before 1970
+/// gives 0; the pid still tells two runs apart at one instant).
+pub fn launch_tag() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    ralc_runtime::macos::denial_tag(std::process::id(), nanos)
+}
+
 /// Launch on macOS and say what followed; the program's exit status.
 #[cfg(target_os = "macos")]
 pub fn run(stack: &GrantStack, r: &dyn Resolve, program: &[String]) -> i32 {
-    let launch = match crate::pipeline::seatbelt_launch(stack, r, program, &super::own_path()) {
+    let tag = launch_tag();
+    let launch = match crate::pipeline::seatbelt_launch(stack, r, program, &super::own_path(), &tag)
+    {
         Ok(l) => l,
         Err(refused) => {
             eprintln!("ralc run: refused: {}", refused.words);
@@ -81,5 +93,15 @@ mod tests {
         let lines = after_run(&stack(), &host(), &quiet);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("could not be read"), "{lines:?}");
+    }
+
+    #[test]
+    fn the_launch_tag_is_one_the_renderer_takes() {
+        let t = launch_tag();
+        assert!(crate::render::macos::valid_tag(&t), "{t}");
+        assert!(
+            t.starts_with(&format!("ralc-{:x}-", std::process::id())),
+            "{t}"
+        );
     }
 }
