@@ -192,6 +192,10 @@ pub struct LinuxPlan {
     pub landlock: LandlockPlan,
     pub seccomp: Vec<SeccompRule>,
     pub fidelity: Vec<Fidelity>,
+    /// The grants naming `/proc` or a path beneath it: the kernel-wide files `procfs`
+    /// hides stay shown (read-only) beneath these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proc_shown: Vec<String>,
     /// The program's environment: what passes, what is removed (`environment`).
     #[serde(default)]
     pub environment: crate::environment::Environment,
@@ -533,6 +537,7 @@ mod tests {
             landlock: LandlockPlan::default(),
             seccomp: vec![],
             fidelity: vec![],
+            proc_shown: vec![],
             environment: crate::environment::Environment::policy(),
             refused: vec![],
         };

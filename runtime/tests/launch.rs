@@ -147,6 +147,7 @@ fn open_plan(program: LaunchProgram) -> LinuxPlan {
         landlock: LandlockPlan::default(),
         seccomp: seccomp_deny_set(),
         fidelity: vec![],
+        proc_shown: vec![],
         environment: ralc_runtime::environment::Environment::policy(),
         refused: vec![],
     }

@@ -104,9 +104,29 @@ pub fn render_with_profiles(
         landlock,
         seccomp,
         fidelity: d.fidelity,
+        proc_shown: proc_shown(projection),
         environment: ralc_runtime::environment::Environment::policy(),
         refused: d.refused,
     }
+}
+
+/// The grants naming `/proc` or beneath it (served by the envelope's own `/proc`; the
+/// kernel-wide files it hides stay shown beneath them).
+fn proc_shown(projection: &SandboxProjection) -> Vec<String> {
+    let Some(fs) = &projection.fs else {
+        return Vec::new();
+    };
+    let mut v: Vec<String> = fs
+        .floor
+        .iter()
+        .chain(&fs.read)
+        .chain(&fs.write)
+        .filter(|p| within(p, "/proc"))
+        .cloned()
+        .collect();
+    v.sort();
+    v.dedup();
+    v
 }
 
 /// The plan's lists while the sections fill them.

@@ -123,6 +123,7 @@ mod bench {
             },
             seccomp: seccomp_deny_set(),
             fidelity: vec![],
+            proc_shown: vec![],
             environment: ralc_runtime::environment::Environment::policy(),
             refused: vec![],
         }

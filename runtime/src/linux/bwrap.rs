@@ -31,8 +31,15 @@ pub enum Op {
     MaskFile {
         path: String,
     },
+    /// A path of the new root bound read-only over itself (`--ro-bind P P`).
+    ReadOnlyOver {
+        path: String,
+    },
     Dev,
-    Proc,
+    /// The envelope's own `/proc`, then what `procfs` puts over it.
+    Proc {
+        after: Vec<Op>,
+    },
 }
 
 /// What `bwrap --help` showed.
@@ -151,15 +158,27 @@ pub fn options(
                 a.extend(["--ro-bind".to_string(), "/dev/null".into(), name(path)?]);
             }
             Op::Dev => a.extend(["--dev".to_string(), "/dev".into()]),
-            // The envelope's own /proc, with the kernel's symbol table masked: it shows
-            // addresses to every reader where kptr_restrict is 0.
-            Op::Proc => a.extend([
-                "--proc".to_string(),
-                "/proc".into(),
-                "--ro-bind".into(),
-                "/dev/null".into(),
-                "/proc/kallsyms".into(),
-            ]),
+            Op::ReadOnlyOver { path } => {
+                let p = name(path)?;
+                a.extend(["--ro-bind".to_string(), p.clone(), p]);
+            }
+            // The envelope's own /proc, its kernel-wide entries read-only or hidden
+            // (`procfs`), each cover after the mount it covers.
+            Op::Proc { after } => {
+                a.extend(["--proc".to_string(), "/proc".into()]);
+                for o in after {
+                    match o {
+                        Op::ReadOnlyOver { path } => {
+                            let p = name(path)?;
+                            a.extend(["--ro-bind".to_string(), p.clone(), p]);
+                        }
+                        Op::MaskFile { path } => {
+                            a.extend(["--ro-bind".to_string(), "/dev/null".into(), name(path)?]);
+                        }
+                        _ => return Err(Refusal::BadName("/proc".to_string())),
+                    }
+                }
+            }
         }
     }
     for s in seccomp_slots {

@@ -560,7 +560,9 @@ fn is_ruleset(fd: RawFd) -> bool {
 }
 
 /// In the trampoline: add the in-envelope rules (`Refer` on the envelope's own root, which
-/// exists nowhere else; `/dev` and `/proc`, built by bwrap, when file rights are handled),
+/// exists nowhere else; `/dev` and `/proc`, built by bwrap, when file rights are handled:
+/// `/proc` readable, writable only at the program's own `/proc/self` and `/proc/thread-self`,
+/// so no kernel-wide file opens for writing whatever the mounts allow),
 /// set no-new-privs and enter the domain. Fails closed.
 pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
     if !is_ruleset(ruleset) {
@@ -568,7 +570,7 @@ pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
             "the promised Landlock ruleset is missing (descriptor {ruleset} holds none)"
         ));
     }
-    let envelope: [(&str, u64); 3] = [
+    let envelope: [(&str, u64); 5] = [
         ("/", REFER),
         (
             "/dev",
@@ -581,7 +583,9 @@ pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
                 | MAKE_DIR
                 | REMOVE_DIR,
         ),
-        ("/proc", READ_FILE | READ_DIR | WRITE_FILE),
+        ("/proc", READ_FILE | READ_DIR),
+        ("/proc/self", READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE),
+        ("/proc/thread-self", READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE),
     ];
     for (path, rights) in envelope {
         let r = rights & handled;

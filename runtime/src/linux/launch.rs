@@ -373,7 +373,7 @@ pub fn prepare_watched(
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
-    let table = mount_table(confined, pins, bwrap_pin)?;
+    let table = mount_table(confined, pins, bwrap_pin, &plan.proc_shown)?;
     seal(plan, host, pins, bwrap_pin, table, watch)
 }
 
@@ -1016,7 +1016,12 @@ struct MountTable {
 /// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
 /// `--dev`, `--proc`, the Over binds, the pins, and the masks an Over bind would cover
 /// applied again — with a descriptor slot for each bind.
-fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTable, Refusal> {
+fn mount_table(
+    c: Confined,
+    pins: &Pins,
+    bwrap_pin: &OwnedFd,
+    proc_shown: &[String],
+) -> Result<MountTable, Refusal> {
     let Masked {
         binds,
         masks,
@@ -1088,7 +1093,12 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
     ops.extend(binds.symlinks);
     ops.extend(masks);
     ops.push(Op::Dev);
-    ops.push(Op::Proc);
+    ops.push(Op::Proc {
+        after: super::procfs::ops(
+            &super::procfs::host_entries().map_err(Refusal::Other)?,
+            proc_shown,
+        ),
+    });
     ops.extend(over);
     ops.extend(remask);
     Ok(MountTable {

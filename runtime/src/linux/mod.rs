@@ -13,6 +13,7 @@ pub mod landlock;
 pub mod launch;
 pub mod memfd;
 pub mod privilege;
+pub mod procfs;
 pub mod refusal;
 pub mod seccomp;
 pub mod streams;

@@ -45,6 +45,9 @@ fn confine() -> Result<Warrant, String> {
             return Err("bwrap built no envelope: this is the host's mount namespace".to_string());
         }
     }
+    // The kernel's settings stay the host's: `/proc/sys` must be on a read-only mount
+    // (`procfs` put it there; a bwrap that did not refuses the launch).
+    super::procfs::check_read_only()?;
     if let Confinement::Landlock { handled } = w.confinement {
         let rs = super::launch::receive_fd(slot::REACH)?;
         // SAFETY: dup2 onto the ruleset's slot; `rs` closes its own copy on drop.
