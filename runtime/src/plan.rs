@@ -236,6 +236,13 @@ pub fn seccomp_deny_set() -> Vec<SeccompRule> {
     rules.extend(terminal_rules());
     rules.extend(setid_rules());
     rules.extend(out_of_reach_rules());
+    rules.extend(socket_family_rules());
+    rules.push(SeccompRule {
+        syscall: "io_uring_setup".to_string(),
+        verdict: SeccompVerdict::Eperm,
+        arg: None,
+        reason: "io_uring runs file and socket calls where seccomp cannot see them".to_string(),
+    });
     sort_rules(&mut rules);
     rules
 }
@@ -383,6 +390,47 @@ fn setid_rules() -> Vec<SeccompRule> {
     rules
 }
 
+/// The socket families a program may open: `AF_UNIX` (1), `AF_INET` (2), `AF_INET6` (10)
+/// and `AF_NETLINK` (16), each served by the network namespace (or, for `AF_UNIX` under
+/// `` `offline ``, refused by its own rule). Every other family below 64 is refused:
+/// `AF_VSOCK` (40) reaches the hypervisor's host, `AF_TIPC`, `AF_RDS`, `AF_BLUETOOTH`,
+/// `AF_ALG`, `AF_PACKET`, … are not namespaced or are kernel surface no build needs. The
+/// refused families are written as aligned blocks (value, mask), so ten rules cover them;
+/// the kernel itself refuses any family from `AF_MAX` (46) up.
+pub const SOCKET_FAMILIES_ALLOWED: [u64; 4] = [1, 2, 10, 16];
+
+fn socket_family_rules() -> Vec<SeccompRule> {
+    // (first family, block size): 3, 4-7, 8-9, 11, 12-15, 17, 18-19, 20-23, 24-31, 32-63.
+    let blocks: [(u64, u64); 10] = [
+        (3, 1),
+        (4, 4),
+        (8, 2),
+        (11, 1),
+        (12, 4),
+        (17, 1),
+        (18, 2),
+        (20, 4),
+        (24, 8),
+        (32, 32),
+    ];
+    blocks
+        .iter()
+        .map(|&(value, size)| SeccompRule {
+            syscall: "socket".to_string(),
+            verdict: SeccompVerdict::Eperm,
+            arg: Some(ArgMatch {
+                index: 0,
+                mask: 0xffff_ffff & !(size - 1),
+                value,
+                dword: true,
+            }),
+            reason: "a socket family outside AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK \
+                     (AF_VSOCK, AF_TIPC, AF_RDS, AF_PACKET, …: not namespaced, or kernel surface)"
+                .to_string(),
+        })
+        .collect()
+}
+
 /// Calls whose arguments seccomp cannot read: refused as absent, so libc falls back to
 /// the older call the rules above can judge.
 fn out_of_reach_rules() -> Vec<SeccompRule> {
@@ -510,6 +558,24 @@ mod tests {
         assert!(seccomp_offline_rules()
             .iter()
             .any(|r| r.syscall == "socket" && r.arg.as_ref().is_some_and(|a| a.value == af_unix)));
+    }
+
+    #[test]
+    fn socket_families_outside_the_allow_list_are_refused() {
+        let set = seccomp_deny_set();
+        let refused = |af: u64| {
+            set.iter().any(|r| {
+                r.syscall == "socket"
+                    && r.arg
+                        .as_ref()
+                        .is_some_and(|a| a.index == 0 && af & a.mask == a.value)
+            })
+        };
+        for af in 0..64u64 {
+            let allowed = SOCKET_FAMILIES_ALLOWED.contains(&af) || af == 0;
+            assert_eq!(refused(af), !allowed, "family {af}");
+        }
+        assert!(set.iter().any(|r| r.syscall == "io_uring_setup"));
     }
 
     #[test]

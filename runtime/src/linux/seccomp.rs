@@ -54,6 +54,7 @@ pub fn number(name: &str) -> Option<i64> {
         "mknodat" => libc::SYS_mknodat,
         "socket" => libc::SYS_socket,
         "memfd_create" => libc::SYS_memfd_create,
+        "io_uring_setup" => libc::SYS_io_uring_setup,
         _ => return legacy(name),
     };
     Some(n)
