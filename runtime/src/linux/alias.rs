@@ -80,7 +80,8 @@ fn unescape(field: &str) -> String {
 }
 
 /// A mount at another mount point, shown by the envelope (`shown`), whose root is a masked
-/// object: the object is reachable there. `masked` pairs each masked path with its
+/// object or one of its ancestor directories: the object is reachable there (at the mount
+/// point itself, or beneath it at the masked path's remainder). `masked` pairs each masked path with its
 /// identity; `stat` gives the identity at a mount point (`None`: unreachable).
 pub fn check_mounts(
     masked: &[(String, Ident)],
@@ -91,15 +92,51 @@ pub fn check_mounts(
     if masked.is_empty() {
         return Ok(());
     }
+    // Each masked object's ancestors, by identity, with the remainder below each.
+    let mut ancestors: Vec<(&str, String, (u64, u64))> = Vec::new();
+    for (m, _) in masked {
+        let mut a = m.as_str();
+        while let Some(i) = a.rfind('/') {
+            a = if i == 0 { "/" } else { &a[..i] };
+            if let Some(id) = stat(a) {
+                let rest = if a == "/" { &m[1..] } else { &m[a.len() + 1..] };
+                ancestors.push((m.as_str(), rest.to_string(), id));
+            }
+            if a == "/" {
+                break;
+            }
+        }
+    }
     for mp in points {
-        if !shown(mp) || masked.iter().any(|(m, _)| m == mp) {
+        if masked.iter().any(|(m, _)| m == mp) {
             continue;
         }
         let Some((dev, ino)) = stat(mp) else { continue };
-        if let Some((m, _)) = masked.iter().find(|(_, id)| id.dev == dev && id.ino == ino) {
+        if shown(mp) {
+            if let Some((m, _)) = masked.iter().find(|(_, id)| id.dev == dev && id.ino == ino) {
+                return Err(Refusal::AliasedExclusion {
+                    path: m.clone(),
+                    why: format!("it is mounted again at {mp}"),
+                });
+            }
+        }
+        for (m, rest, id) in &ancestors {
+            if *id != (dev, ino) {
+                continue;
+            }
+            let alias = if mp == "/" {
+                format!("/{rest}")
+            } else {
+                format!("{mp}/{rest}")
+            };
+            if alias == *m || !shown(&alias) {
+                continue;
+            }
             return Err(Refusal::AliasedExclusion {
-                path: m.clone(),
-                why: format!("it is mounted again at {mp}"),
+                path: m.to_string(),
+                why: format!(
+                    "a directory above it is mounted again at {mp}, which shows it as {alias}; exclude {alias} too, or leave {mp} ungranted"
+                ),
             });
         }
     }
@@ -149,6 +186,8 @@ mod tests {
         ];
         let stat = |p: &str| match p {
             "/w/alias" | "/w/secret" => Some((7, 42)),
+            "/" => Some((7, 1)),
+            "/w" => Some((7, 3)),
             _ => Some((7, 2)),
         };
         let e = check_mounts(&masked, &points, |_| true, stat)
@@ -157,5 +196,27 @@ mod tests {
         assert!(e.contains("/w/secret") && e.contains("/w/alias"), "{e}");
         // Not shown in the envelope: no alias there.
         assert!(check_mounts(&masked, &points, |p| p != "/w/alias", stat).is_ok());
+    }
+
+    #[test]
+    fn a_mount_of_an_ancestor_of_a_masked_object_refuses() {
+        let masked = vec![("/home/u/.ssh".to_string(), id(42, 1))];
+        let points = vec!["/".to_string(), "/mnt/home".to_string()];
+        // /mnt/home is /home mounted again.
+        let stat = |p: &str| match p {
+            "/" => Some((7, 2)),
+            "/home" | "/mnt/home" => Some((7, 10)),
+            "/home/u" => Some((7, 11)),
+            "/home/u/.ssh" => Some((7, 42)),
+            _ => None,
+        };
+        let e = check_mounts(&masked, &points, |_| true, stat)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/mnt/home/u/.ssh"), "{e}");
+        // The alias not shown (its region masked or ungranted): nothing to refuse.
+        assert!(check_mounts(&masked, &points, |p| !p.starts_with("/mnt"), stat).is_ok());
+        // No other mount of an ancestor: the root's own mount is no alias.
+        assert!(check_mounts(&masked, &points[..1], |_| true, stat).is_ok());
     }
 }
