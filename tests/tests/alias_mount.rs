@@ -107,3 +107,77 @@ fn an_excluded_file_mounted_again_elsewhere_refuses_the_launch() {
         "{stderr}"
     );
 }
+
+/// A directory *above* an excluded file mounted again in the write region: the file is
+/// reachable beneath the alias (`pub/above/secrets/.env`). The launch refuses, naming the
+/// alias path, and runs nothing.
+#[test]
+fn a_directory_above_an_excluded_file_mounted_again_refuses_the_launch() {
+    if !is_root() {
+        println!(
+            "SKIPPED alias_mount: a bind mount on the host needs root (this pass is unprivileged)"
+        );
+        return;
+    }
+    let ralc = ralc_bin();
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(base).unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("ralc-alias-up")
+        .tempdir_in(base)
+        .unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let proj = root.join("proj");
+    std::fs::create_dir_all(proj.join("pub/above")).unwrap();
+    std::fs::create_dir_all(root.join("outside/secrets")).unwrap();
+    std::fs::write(root.join("outside/secrets/.env"), "CONTENT-secret\n").unwrap();
+    let profile = root.join("p.ral");
+    std::fs::write(
+        &profile,
+        format!(
+            "[exec: ['system:': 'allow'], fs: [write: ['cwd:'], read: ['{o}'], deny: ['{o}/secrets/.env']]]\n",
+            o = root.join("outside").display()
+        ),
+    )
+    .unwrap();
+    let argv = [
+        "run",
+        "-p",
+        profile.to_str().unwrap(),
+        "--",
+        "/bin/sh",
+        "-c",
+        "printf '%s-%s\\n' LAUNCH ED; cat pub/above/secrets/.env",
+    ];
+    let out = run(ralc.to_str().unwrap(), &argv, &proj);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("LAUNCH-ED")
+            && !String::from_utf8_lossy(&out.stdout).contains("CONTENT-"),
+        "{out:?}"
+    );
+    let above = proj.join("pub/above");
+    let m = run(
+        "mount",
+        &[
+            "--bind",
+            root.join("outside").to_str().unwrap(),
+            above.to_str().unwrap(),
+        ],
+        Path::new("/"),
+    );
+    assert!(m.status.success(), "mount --bind: {m:?}");
+    let _mounted = Mounted(above.clone());
+    let out = run(ralc.to_str().unwrap(), &argv, &proj);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{out:?}");
+    assert!(
+        !stdout.contains("LAUNCH-ED") && !stdout.contains("CONTENT-"),
+        "{out:?}"
+    );
+    assert!(
+        stderr.contains("mounted again")
+            && stderr.contains(above.join("secrets/.env").to_str().unwrap()),
+        "{stderr}"
+    );
+}
