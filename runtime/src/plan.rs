@@ -487,6 +487,13 @@ pub fn memfd_exec_rule() -> SeccompRule {
     }
 }
 
+/// Does this seccomp set belong to a plan whose Landlock restricts exec? The renderer adds
+/// `memfd_exec_rule` exactly then (`render::linux::seccomp_for`).
+pub fn restricts_exec(rules: &[SeccompRule]) -> bool {
+    let m = memfd_exec_rule();
+    rules.iter().any(|r| *r == m)
+}
+
 /// The rule `` `offline `` adds: `socket(AF_UNIX, …)` refused, so no pathname socket of a
 /// host daemon can be connected to (a socket file in a visible directory); `socketpair`
 /// stays, so a program's own connected pairs keep working.

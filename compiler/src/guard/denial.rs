@@ -37,6 +37,11 @@ pub fn judge(stack: &GrantStack, r: &dyn Resolve, d: &Denial) -> Hint {
         help: None,
         granted: false,
     };
+    if let Some((reason, help)) = loader(d) {
+        h.reason = reason.to_string();
+        h.help = Some(help.to_string());
+        return h;
+    }
     let decision = match &d.refused {
         Refused::Exec => {
             let v = stack.admit(&d.target, &[], r);
@@ -78,6 +83,17 @@ pub fn judge(stack: &GrantStack, r: &dyn Resolve, d: &Denial) -> Hint {
     h
 }
 
+/// A direct exec of the dynamic loader, refused by the supervisor under an exec list: its
+/// reason and help (no exec entry lifts it).
+fn loader(d: &Denial) -> Option<(&'static str, &'static str)> {
+    (d.refused == Refused::Exec && d.operation == "loader").then_some((
+        "the dynamic loader run directly would run any readable program past the exec \
+         list, so the launch refused it (EACCES)",
+        "run the program by its own path (an exec entry for it is what admits it); no \
+         entry admits the loader run directly",
+    ))
+}
+
 /// How the envelope refused a path, as the supervisor saw it (`operation`).
 fn seen(d: &Denial) -> Option<&'static str> {
     match (&d.refused, d.operation.as_str()) {
@@ -97,6 +113,9 @@ pub fn hint(stack: &GrantStack, r: &dyn Resolve, d: &Denial) -> String {
         Some(how) => format!("{} ({how})", d.summary()),
         None => d.summary(),
     };
+    if let Some((reason, help)) = loader(d) {
+        return format!("{head}: {reason}\n  help: {help}");
+    }
     let decision = match &d.refused {
         Refused::Syscall => {
             let h = judge(stack, r, d);

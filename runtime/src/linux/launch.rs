@@ -1370,7 +1370,7 @@ impl VetoWalk<'_> {
 
 /// The dynamic loaders of this architecture (their real paths, where they exist): the
 /// kernel opens the loader for `Execute` when it starts any dynamic program.
-fn loaders() -> Vec<String> {
+pub(super) fn loaders() -> Vec<String> {
     let names: &[&str] = if cfg!(target_arch = "x86_64") {
         &["/lib64/ld-linux-x86-64.so.2", "/lib/ld-musl-x86_64.so.1"]
     } else if cfg!(target_arch = "aarch64") {

@@ -252,6 +252,13 @@ impl Supervisor {
 
 fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
     let kills = kill_numbers(rules);
+    // Under an exec list, the dynamic loader run directly (`ld.so PROGRAM`) would map any
+    // readable program past Landlock's Execute right: such an exec is refused here.
+    let loaders = if crate::plan::restricts_exec(rules) {
+        loader_idents()
+    } else {
+        Vec::new()
+    };
     let calls = path_calls();
     // One per (what, on what): the first process to try it is the one named.
     let mut seen: std::collections::BTreeMap<(Refused, String), Denial> = Default::default();
@@ -280,7 +287,13 @@ fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
         }
         if p[0].revents & libc::POLLIN != 0 {
             let known = |r: &Refused, t: &str| seen.contains_key(&(r.clone(), t.to_string()));
-            if let Some(d) = one(&listener, &kills, &calls, rules, &mut sentenced, &known) {
+            let ctx = Ctx {
+                kills: &kills,
+                calls: &calls,
+                rules,
+                loaders: &loaders,
+            };
+            if let Some(d) = one(&listener, &ctx, &mut sentenced, &known) {
                 let key = (d.refused.clone(), d.target.clone());
                 if !seen.contains_key(&key) {
                     if seen.len() < MAX_KEPT {
@@ -330,15 +343,77 @@ fn answer_continue(listener: &OwnedFd, id: u64) {
     };
 }
 
+/// Refuse the caller's call with `errno` (it never runs).
+fn answer_error(listener: &OwnedFd, id: u64, errno: i32) {
+    let mut resp: libc::seccomp_notif_resp =
+        // SAFETY: a zeroed response is valid.
+        unsafe { std::mem::zeroed() };
+    resp.id = id;
+    resp.error = -errno;
+    // SAFETY: a valid response; a vanished caller just fails the ioctl.
+    unsafe {
+        libc::ioctl(
+            listener.as_raw_fd(),
+            libc::SECCOMP_IOCTL_NOTIF_SEND as _,
+            &mut resp as *mut libc::seccomp_notif_resp,
+        )
+    };
+}
+
+/// The operation a refused direct exec of the dynamic loader is recorded under.
+pub const LOADER_OPERATION: &str = "loader";
+
+/// The identities (device, inode) of this architecture's dynamic loaders on the host;
+/// the envelope binds them from the host, so the same inodes.
+fn loader_idents() -> Vec<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let mut v: Vec<(u64, u64)> = super::launch::loaders()
+        .iter()
+        .filter_map(|p| {
+            #[allow(
+                clippy::disallowed_methods,
+                reason = "supervision site: the dynamic loaders' identities, once per launch"
+            )]
+            let m = std::fs::metadata(p);
+            m.ok().map(|m| (m.dev(), m.ino()))
+        })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Is the file an exec of `path` would run (links followed, as `execve` does) one of the
+/// loaders?
+fn is_loader(tid: i32, path: &str, loaders: &[(u64, u64)]) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if loaders.is_empty() {
+        return false;
+    }
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "supervision site: the identity of the file an exec names, in the caller's root"
+    )]
+    let m = std::fs::metadata(format!("/proc/{tid}/root{path}"));
+    m.is_ok_and(|m| loaders.contains(&(m.dev(), m.ino())))
+}
+
+/// What `one` judges by.
+struct Ctx<'a> {
+    kills: &'a [i64],
+    calls: &'a [(i64, usize, i32, PathCall)],
+    rules: &'a [SeccompRule],
+    loaders: &'a [(u64, u64)],
+}
+
 /// Receive and answer one notification; the denial it records, if any.
 fn one(
     listener: &OwnedFd,
-    kills: &[i64],
-    calls: &[(i64, usize, i32, PathCall)],
-    rules: &[SeccompRule],
+    ctx: &Ctx<'_>,
     sentenced: &mut BTreeSet<i32>,
     known: &dyn Fn(&Refused, &str) -> bool,
 ) -> Option<Denial> {
+    let (kills, calls, rules) = (ctx.kills, ctx.calls, ctx.rules);
     // SAFETY: the kernel requires a zeroed buffer.
     let mut req: libc::seccomp_notif = unsafe { std::mem::zeroed() };
     // SAFETY: a zeroed seccomp_notif the kernel fills.
@@ -378,6 +453,17 @@ fn one(
         let path = read_path(tid, ptr)
             .filter(|_| id_valid(listener, req.id))
             .and_then(|p| absolute(tid, dirfd, &p, flags & libc::AT_EMPTY_PATH != 0));
+        if let Some(p) = path.as_ref().filter(|p| is_loader(tid, p, ctx.loaders)) {
+            let d = Denial {
+                refused: Refused::Exec,
+                target: p.clone(),
+                operation: LOADER_OPERATION.to_string(),
+                pid: tgid(tid).max(0) as u32,
+                process: comm(tid),
+            };
+            answer_error(listener, req.id, libc::EACCES);
+            return Some(d);
+        }
         path.filter(|p| !known(&Refused::Exec, p) && regular_in_envelope(tid, p))
             .map(|p| (Refused::Exec, p, "execve"))
     } else if let Some((_, pi, di, kind)) = calls.iter().find(|(n, ..)| *n == nr) {
