@@ -512,6 +512,58 @@ pub fn seccomp_offline_rules() -> Vec<SeccompRule> {
     }]
 }
 
+/// The device nodes and directories of bwrap's `--dev` that stand for the host's own
+/// (same device numbers, or a per-envelope instance a program expects): a grant of one of
+/// these is honoured by the envelope's `/dev`.
+pub const ENVELOPE_DEV: &[&str] = &[
+    "/dev/fd",
+    "/dev/full",
+    "/dev/null",
+    "/dev/ptmx",
+    "/dev/pts",
+    "/dev/random",
+    "/dev/stderr",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/tty",
+    "/dev/urandom",
+    "/dev/zero",
+];
+
+/// Does the envelope replace what a grant of `path` names (so the grant cannot be
+/// honoured)? `Some(why)` for a path at or beneath `/dev` that bwrap's `--dev` does not
+/// stand in for (`/dev/shm`, `/dev/mqueue`, `/dev` itself, a host device), a write at or
+/// beneath `/proc` other than the program's own `/proc/self` and `/proc/thread-self`
+/// (the envelope's `/proc` is read-only), and a process directory `/proc/N` (the
+/// envelope's `/proc` shows its own processes only). Pure.
+pub fn envelope_replaced(path: &str, writable: bool) -> Option<&'static str> {
+    if within(path, "/dev") {
+        if ENVELOPE_DEV.iter().any(|d| within(path, d)) {
+            return None;
+        }
+        return Some(
+            "the envelope's /dev is its own (bwrap --dev): this path there is not the host's",
+        );
+    }
+    if within(path, "/proc") {
+        let own = ["/proc/self", "/proc/thread-self"]
+            .iter()
+            .any(|d| within(path, d));
+        if writable && !own {
+            return Some(
+                "the envelope's /proc is read-only outside /proc/self: the write cannot be honoured",
+            );
+        }
+        let first = path.trim_start_matches("/proc/").split('/').next().unwrap_or("");
+        if path != "/proc" && !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
+            return Some(
+                "the envelope's /proc shows its own processes only: a host process's directory is not there",
+            );
+        }
+    }
+    None
+}
+
 /// Is `inner` equal to or beneath `outer` (both absolute, normalised, `/`-separated)?
 pub fn within(inner: &str, outer: &str) -> bool {
     if outer == "/" {
@@ -565,6 +617,23 @@ mod tests {
         assert!(seccomp_offline_rules()
             .iter()
             .any(|r| r.syscall == "socket" && r.arg.as_ref().is_some_and(|a| a.value == af_unix)));
+    }
+
+    #[test]
+    fn envelope_replaced_names_what_the_envelope_stands_in_for() {
+        assert!(envelope_replaced("/dev/shm", true).is_some());
+        assert!(envelope_replaced("/dev", false).is_some());
+        assert!(envelope_replaced("/dev/kvm", false).is_some());
+        assert!(envelope_replaced("/dev/null", true).is_none());
+        assert!(envelope_replaced("/dev/pts/3", true).is_none());
+        assert!(envelope_replaced("/proc", true).is_some());
+        assert!(envelope_replaced("/proc/sys/kernel", true).is_some());
+        assert!(envelope_replaced("/proc", false).is_none());
+        assert!(envelope_replaced("/proc/cpuinfo", false).is_none());
+        assert!(envelope_replaced("/proc/self/attr", true).is_none());
+        assert!(envelope_replaced("/proc/1/root", false).is_some());
+        assert!(envelope_replaced("/devices", true).is_none());
+        assert!(envelope_replaced("/tmp", true).is_none());
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod broad_write;
 pub mod dead_grant;
 pub mod deputy;
 pub mod directive;
+pub mod envelope_replaced;
 pub mod docs;
 pub mod exclusion_without_allowance;
 pub mod host_run_writable;

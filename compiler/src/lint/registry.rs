@@ -7,6 +7,7 @@ static ALL: &[&dyn Lint] = &[
     &super::broad_write::BroadWrite,
     &super::dead_grant::DeadGrantLint,
     &super::deputy::DeputyPrefix,
+    &super::envelope_replaced::EnvelopeReplaced,
     &super::exclusion_without_allowance::ExclusionWithoutAllowance,
     &super::host_run_writable::HostRunWritable,
     &super::legacy_form::LegacyFormLint,

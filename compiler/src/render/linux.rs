@@ -275,6 +275,22 @@ fn show_fs(
     for p in &fs.write {
         d.bind(p, Access::Writable, Layer::Shown, BindWhy::Write);
     }
+    // A grant the envelope's own /dev or /proc stands in for cannot be honoured: refused
+    // (the `envelope-replaced` lint says so at `check`), never silently dropped.
+    for (p, writable) in fs
+        .read
+        .iter()
+        .filter(|p| !fs.write.contains(p))
+        .map(|p| (p, false))
+        .chain(fs.write.iter().map(|p| (p, true)))
+    {
+        if let Some(why) = ralc_runtime::plan::envelope_replaced(p, writable) {
+            let how = if writable { "write" } else { "read" };
+            d.refused.push(format!(
+                "the {how} grant {p} cannot be honoured: {why}; remove it from the profile"
+            ));
+        }
+    }
     let writable = |p: &str| fs.write.iter().any(|w| within(p, w));
     if let ExecProjection::Restricted(rules) = exec {
         for f in rules
