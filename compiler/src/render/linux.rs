@@ -224,11 +224,14 @@ fn exec_admits(
     d.note(self_path, "executable: ralc's own trampoline");
     d.note(
         "(dynamic loader)",
-        "executable: the kernel opens the loader to start any dynamic program; \
-         `ld.so FILE` maps a readable file without Landlock's Execute check. \
-         Denied and vetoed programs are masked (unreadable), so the loader \
-         cannot map them; it can still map a file the program wrote itself, \
-         which reaches nothing the program's own code could not",
+        "executable: the kernel opens the loader to start any dynamic program. \
+         Run directly (`ld.so FILE`, under any of its names) it is refused with \
+         EACCES by ralc run's supervisor, which reads the exec's path from the \
+         program's memory: a second thread rewriting that path after the read, or \
+         a kernel without seccomp user notification, still lets the loader map a \
+         readable file without Landlock's Execute check. Denied and vetoed programs \
+         are masked (unreadable), so it cannot map them; it can still map a file the \
+         program wrote itself, which reaches nothing the program's own code could not",
     );
     for f in &rules.deny_files {
         if rules.allow_dirs.iter().any(|dir| within(f, dir)) {
