@@ -491,7 +491,7 @@ pub fn memfd_exec_rule() -> SeccompRule {
 /// `memfd_exec_rule` exactly then (`render::linux::seccomp_for`).
 pub fn restricts_exec(rules: &[SeccompRule]) -> bool {
     let m = memfd_exec_rule();
-    rules.iter().any(|r| *r == m)
+    rules.contains(&m)
 }
 
 /// The rule `` `offline `` adds: `socket(AF_UNIX, …)` refused, so no pathname socket of a
@@ -554,7 +554,11 @@ pub fn envelope_replaced(path: &str, writable: bool) -> Option<&'static str> {
                 "the envelope's /proc is read-only outside /proc/self: the write cannot be honoured",
             );
         }
-        let first = path.trim_start_matches("/proc/").split('/').next().unwrap_or("");
+        let first = path
+            .trim_start_matches("/proc/")
+            .split('/')
+            .next()
+            .unwrap_or("");
         if path != "/proc" && !first.is_empty() && first.bytes().all(|b| b.is_ascii_digit()) {
             return Some(
                 "the envelope's /proc shows its own processes only: a host process's directory is not there",

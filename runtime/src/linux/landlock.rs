@@ -585,7 +585,10 @@ pub fn enter(ruleset: RawFd, handled: u64) -> Result<(), String> {
         ),
         ("/proc", READ_FILE | READ_DIR),
         ("/proc/self", READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE),
-        ("/proc/thread-self", READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE),
+        (
+            "/proc/thread-self",
+            READ_FILE | READ_DIR | WRITE_FILE | TRUNCATE,
+        ),
     ];
     for (path, rights) in envelope {
         let r = rights & handled;
