@@ -128,6 +128,9 @@ fn scratch() -> Scratch {
         format!("{root}/ro/host.sock"),
         format!("{root}/tmp/tmux-{uid}/default"),
         format!("{root}/tmp/ssh-ralcescape/agent.1"),
+        // A daemon's socket deep in the write region and in the temp dir (issue #25).
+        format!("{root}/proj/build/run/d.sock"),
+        format!("{root}/tmp/build/run/d.sock"),
     ] {
         if let Some(d) = Path::new(&p).parent() {
             std::fs::create_dir_all(d).unwrap();
@@ -629,4 +632,66 @@ fn a_script_whose_interpreter_is_vetoed_is_refused_before_the_launch() {
     // The same script under a profile that leaves its interpreter alone runs.
     let out = ralc_run("script", "!./run.sh ok", &s, &v);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+/// A host daemon whose socket appears in the temp dir after the launch (a tmux server
+/// started later, issue #25) is not reachable: the program's temp dir is a private one
+/// made for the run, removed when it ends, and the host's temp dir keeps nothing of it.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_socket_made_in_the_temp_dir_after_the_launch_is_unreachable() {
+    require_bwrap();
+    let s = scratch();
+    let tmp = format!("{}/tmp", s.root);
+    let late = [
+        format!("{tmp}/tmux-late/default"),
+        format!("{tmp}/late/build/d.sock"),
+    ];
+    let script = format!(
+        "printf '%s-%s\\n' LAUNCH ED; i=0; while [ $i -lt 40 ] && [ ! -e $TMPDIR/late-go ]; do sleep 0.1; i=$((i+1)); done; \
+         for p in {} {}; do /usr/bin/python3 -c \"import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])\" $p 2>/dev/null && printf '%s-%s\\n' ESC APED; done; \
+         ls -A $TMPDIR | grep -q late && printf '%s-%s\\n' ESC APED; echo inside > $TMPDIR/leak-private; true",
+        late[0], late[1]
+    );
+    let mut child = std::process::Command::new(ralc_bin())
+        .current_dir(format!("{}/proj", s.root))
+        .env("TMPDIR", &tmp)
+        .args(["run", "-p", "std:minimal", "--", "/bin/sh", "-c", &script])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn ralc");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let mut listeners = Vec::new();
+    for p in &late {
+        std::fs::create_dir_all(Path::new(p).parent().unwrap()).unwrap();
+        let l = UnixListener::bind(p).unwrap();
+        l.set_nonblocking(true).unwrap();
+        listeners.push((p.clone(), l));
+    }
+    // The program's signal to go, in the host's temp dir: it must not see it either.
+    std::fs::write(format!("{tmp}/late-go"), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains(LAUNCHED),
+        "never ran: {stdout:?} {stderr:?}"
+    );
+    assert!(
+        !stdout.contains(ESCAPED) && !stderr.contains(ESCAPED),
+        "{stdout:?} {stderr:?}"
+    );
+    for (p, l) in &listeners {
+        assert!(l.accept().is_err(), "the late daemon at {p} was reached");
+    }
+    let left: Vec<String> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("ralc-run-") || n.starts_with("leak"))
+        .collect();
+    assert!(left.is_empty(), "left in the host's temp dir: {left:?}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
 }

@@ -9,6 +9,7 @@ use super::bwrap::{self, Op};
 use super::handle::{self, Kind, Opened};
 use super::landlock::{self, Ruleset};
 use super::memfd;
+use super::private_temp::PrivateTemp;
 use super::refusal::Refusal;
 use super::seccomp;
 use super::supervise::{Observed, Supervisor, Watch};
@@ -165,6 +166,8 @@ pub struct Prepared {
     /// Supervised (`supervise`): the trampoline hands a listener back over the reach
     /// socket; the rules name the kill calls.
     supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
+    /// The run's private temp dir: removed when the launch is dropped, after the wait.
+    private_temp: Option<PrivateTemp>,
 }
 
 /// `/proc/self/mountinfo`, read at most once per launch, when first needed.
@@ -416,6 +419,8 @@ struct Binds {
     notes: Vec<String>,
     /// The host's mount table, read when first needed and handed on to the spawn.
     mountinfo: MountInfo,
+    /// The run's private temp dir, shown at the temp dir's path (`private_temp`).
+    private_temp: Option<PrivateTemp>,
 }
 
 impl Binds {
@@ -445,16 +450,45 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
     });
     let mut kept: Vec<Kept> = Vec::new();
     let mut symlinks: Vec<Op> = Vec::new();
+    let temp = plan
+        .fs_restricted
+        .then(|| super::private_temp::host_temp_dir(caller_env("TMPDIR")))
+        .flatten();
+    let mut private_temp: Option<PrivateTemp> = None;
     for b in binds {
-        // A rename guard is a mount point on purpose, even within a writable bind.
+        // A rename guard is a mount point on purpose, even within a writable bind; the
+        // private temp dir covers nothing of the host's beneath its path.
+        let private_at = private_temp.as_ref().map(|t| t.shown_at.as_str());
         if b.layer == Layer::Shown
             && b.why != BindWhy::RenameGuard
             && kept.iter().any(|k| {
                 k.layer == Layer::Shown
                     && within(&b.path, &k.path)
+                    && (Some(k.path.as_str()) != private_at || b.path == k.path)
                     && (b.access == Access::ReadOnly || k.access == Access::Writable)
             })
         {
+            continue;
+        }
+        if b.layer == Layer::Shown
+            && b.access == Access::Writable
+            && private_temp.is_none()
+            && temp.as_deref() == Some(b.path.as_str())
+        {
+            let t = PrivateTemp::create(&b.path).map_err(|e| Refusal::io(&b.path, e))?;
+            let fd = handle::dup_above(t.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&t.path, e))?;
+            notes.push(format!(
+                "{} is shown as a private directory made for this run ({}), removed when it ends",
+                b.path, t.path
+            ));
+            kept.push(Kept {
+                path: b.path.clone(),
+                access: b.access,
+                layer: b.layer,
+                fd,
+                kind: Kind::Dir,
+            });
+            private_temp = Some(t);
             continue;
         }
         match handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))? {
@@ -501,6 +535,7 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         symlinks,
         notes,
         mountinfo: MountInfo::default(),
+        private_temp,
     })
 }
 
@@ -536,14 +571,21 @@ fn place_masks(
             exec_masks.join(", ")
         ));
     }
-    let agent_masks = agent_masks(plan, &binds);
+    let agent_masks = agent_masks(plan, &mut binds);
     if !agent_masks.is_empty() {
         binds.notes.push(format!(
             "session agents and sockets masked in the envelope: {}",
             agent_masks.join(", ")
         ));
     }
-    let env_remove = crate::environment::agents_to_remove(plan, &agent_masks, &caller_env);
+    // The host's agents in the temp dir are not in the private one shown there: their
+    // variables go too.
+    let hidden: Vec<String> = agent_masks
+        .iter()
+        .cloned()
+        .chain(binds.private_temp.as_ref().map(|t| t.shown_at.clone()))
+        .collect();
+    let env_remove = crate::environment::agents_to_remove(plan, &hidden, &caller_env);
     let mut mask_paths: Vec<&str> = plan
         .masks
         .iter()
@@ -807,21 +849,37 @@ fn dir_aliases(dirs: &[String], binds: &Binds) -> Vec<String> {
     out
 }
 
-/// The host's session agents (tmux, ssh-agent, X, any socket) directly inside a shown
-/// writable directory such as the temp dir, unless the plan binds them itself.
-fn agent_masks(plan: &LinuxPlan, binds: &Binds) -> Vec<String> {
+/// The host's session agents (tmux, ssh-agent, X) directly inside a shown writable
+/// directory, and every unix socket at any depth of one (`agents::sockets_below`), unless
+/// the plan binds them itself. The private temp dir is fresh and not searched; the host's
+/// root (an unrestricted file system) is not searched either. A tree the budget did not
+/// finish is named in a note.
+fn agent_masks(plan: &LinuxPlan, binds: &mut Binds) -> Vec<String> {
     let mut out = Vec::new();
-    for k in binds
-        .kept
-        .iter()
-        .filter(|k| k.layer == Layer::Shown && k.access == Access::Writable && k.kind == Kind::Dir)
-    {
-        for a in super::agents::in_dir(&k.path) {
-            if !plan.binds.iter().any(|b| within(&b.path, &a)) {
-                out.push(a);
-            }
-        }
+    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
+    let mut budget = super::agents::SOCKET_BUDGET;
+    let mut found = super::agents::SocketSearch::default();
+    for k in binds.kept.iter().filter(|k| {
+        k.layer == Layer::Shown
+            && k.access == Access::Writable
+            && k.kind == Kind::Dir
+            && k.path != "/"
+            && Some(&k.path) != private_at.as_ref()
+    }) {
+        out.extend(super::agents::in_dir(&k.path));
+        super::agents::sockets_below(&k.path, &mut budget, &mut found);
     }
+    if !found.unfinished.is_empty() {
+        binds.notes.push(format!(
+            "the socket search stopped after {} entries: sockets below {} were not looked for",
+            super::agents::SOCKET_BUDGET,
+            found.unfinished.join(", ")
+        ));
+    }
+    out.extend(found.sockets);
+    out.retain(|a| !plan.binds.iter().any(|b| within(&b.path, a)));
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -1011,6 +1069,7 @@ struct MountTable {
     notes: Vec<String>,
     env_remove: Vec<String>,
     mountinfo: MountInfo,
+    private_temp: Option<PrivateTemp>,
 }
 
 /// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
@@ -1098,6 +1157,7 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
         notes: binds.notes,
         env_remove,
         mountinfo: binds.mountinfo,
+        private_temp: binds.private_temp,
     })
 }
 
@@ -1175,6 +1235,7 @@ fn seal(
         env_remove: t.env_remove,
         mountinfo: t.mountinfo,
         supervise: watch.map(|w| (w, plan.seccomp.clone())),
+        private_temp: t.private_temp,
     })
 }
 
@@ -1507,6 +1568,8 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     let observed = supervisor.map(Supervisor::finish).unwrap_or_default();
     let out = out?;
     drop(cap);
+    // The run is over (bwrap and its pid namespace are gone): its private temp dir goes.
+    drop(p.private_temp.take());
     if let Some(r) = refused {
         return Err(r);
     }

@@ -12,6 +12,7 @@ pub mod helper;
 pub mod landlock;
 pub mod launch;
 pub mod memfd;
+pub mod private_temp;
 pub mod privilege;
 pub mod refusal;
 pub mod seccomp;
