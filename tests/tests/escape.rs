@@ -695,3 +695,97 @@ fn a_socket_made_in_the_temp_dir_after_the_launch_is_unreachable() {
     assert!(left.is_empty(), "left in the host's temp dir: {left:?}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+/// A `-p` layer file reached through a symlink, or with a second hard link, is refused
+/// before anything runs (issue #25): the other name could be rewritten for the next run.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_layer_file_through_a_symlink_or_a_hard_link_is_refused() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    let real = format!("{}/layer.ral", s.root);
+    std::fs::write(&real, data("confined.ral").replace("$ROOT", &s.root)).unwrap();
+    let marked = "printf '%s-%s\\n' LAUNCH ED";
+    let run = |p: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(&proj)
+            .args(["run", "-p", p, "--", "/bin/sh", "-c", marked])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("spawn ralc")
+    };
+    let ok = run(&real);
+    assert!(
+        String::from_utf8_lossy(&ok.stdout).contains(LAUNCHED),
+        "the control did not run: {ok:?}"
+    );
+    std::os::unix::fs::symlink(&real, format!("{proj}/via-link.ral")).unwrap();
+    std::os::unix::fs::symlink(&s.root, format!("{proj}/up")).unwrap();
+    for p in [
+        format!("{proj}/via-link.ral"),
+        format!("{proj}/up/layer.ral"),
+    ] {
+        let out = run(&p);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(126), "{p}: {err}");
+        assert!(err.contains("through the symlink"), "{p}: {err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains(LAUNCHED));
+    }
+    std::fs::hard_link(&real, format!("{proj}/second.ral")).unwrap();
+    let out = run(&real);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{err}");
+    assert!(err.contains("hard links"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(LAUNCHED));
+}
+
+/// A path the program chooses, holding a newline and a forged workflow command, ESC, OSC
+/// and U+202E, is printed escaped in `ralc run`'s hints (issue #25): no forged line, no
+/// raw control byte on stderr.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_hostile_path_in_a_hint_is_printed_escaped() {
+    require_bwrap();
+    let s = scratch();
+    let evil = format!(
+        "{}/ro/x\n::error::forged\u{1b}]8;;e\u{7}\u{202e}gpj.exe",
+        s.root
+    );
+    // The program's own complaint goes to /dev/null: only ralc's lines are judged.
+    let script = "printf '%s-%s\\n' LAUNCH ED; echo x 2>/dev/null > \"$1\"; exit 3";
+    // The profile file, where ralc_run would write it.
+    std::fs::write(
+        format!("{}/confined.ral", s.root),
+        data("confined.ral").replace("$ROOT", &s.root),
+    )
+    .unwrap();
+    let out = std::process::Command::new(ralc_bin())
+        .current_dir(format!("{}/proj", s.root))
+        .args(["run", "--explain", "-p"])
+        .arg(format!("{}/confined.ral", s.root))
+        .args(["--", "/bin/sh", "-c", script, "sh", &evil])
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains(LAUNCHED), "never ran: {stderr:?}");
+    assert_eq!(out.status.code(), Some(3), "{stderr:?}");
+    assert!(
+        stderr.contains("ralc run: refused"),
+        "no hint to judge: {stderr:?}"
+    );
+    assert!(
+        stderr.lines().all(|l| !l.starts_with("::")),
+        "a forged workflow line: {stderr:?}"
+    );
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!stderr.contains(bad), "raw {bad:?} on stderr: {stderr:?}");
+    }
+    assert!(
+        std::fs::symlink_metadata(&evil).is_err(),
+        "the write landed"
+    );
+}
