@@ -110,6 +110,17 @@ fn scratch() -> Scratch {
         secrets.insert(path, c.to_string());
     }
     std::fs::write(format!("{root}/ro/data"), "public-data").unwrap();
+    // The project is a git repository (its skeleton: what git needs to call it one), with
+    // a config the host's git reads (issue #25).
+    for d in ["proj/.git/objects", "proj/.git/refs/heads"] {
+        std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
+    }
+    std::fs::write(format!("{root}/proj/.git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(
+        format!("{root}/proj/.git/config"),
+        "[core]\n\trepositoryformatversion = 0\n",
+    )
+    .unwrap();
     std::fs::write(format!("{root}/proj/plain.txt"), "plain-data").unwrap();
     // A script whose interpreter no profile of the suite names as itself: its carrier.
     let script = format!("{root}/proj/run.sh");

@@ -168,6 +168,8 @@ pub struct Prepared {
     supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
     /// The run's private temp dir: removed when the launch is dropped, after the wait.
     private_temp: Option<PrivateTemp>,
+    /// The git-state placeholders: removed after the wait, as the temp dir.
+    git_state: Option<super::git_state::GitState>,
 }
 
 /// `/proc/self/mountinfo`, read at most once per launch, when first needed.
@@ -372,7 +374,8 @@ pub fn prepare_watched(
     // now and is joined after the binds are open: a thread needs a while to be scheduled
     // on an idle core, so it is started before the work it overlaps.
     let listing = VetoListing::start(plan);
-    let binds = open_binds(plan)?;
+    let mut binds = open_binds(plan)?;
+    protect_git_state(&mut binds)?;
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
@@ -421,6 +424,8 @@ struct Binds {
     mountinfo: MountInfo,
     /// The run's private temp dir, shown at the temp dir's path (`private_temp`).
     private_temp: Option<PrivateTemp>,
+    /// The git state kept read-only, with the placeholders to remove after (`git_state`).
+    git_state: Option<super::git_state::GitState>,
 }
 
 impl Binds {
@@ -536,7 +541,97 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         notes,
         mountinfo: MountInfo::default(),
         private_temp,
+        git_state: None,
     })
+}
+
+/// Phase 2b: what git reads as configuration or runs, in every shown writable tree, bound
+/// read-only over itself (a placeholder made where it is absent; `git_state`). The
+/// private temp dir and an unrestricted root are not searched.
+fn protect_git_state(binds: &mut Binds) -> Result<(), Refusal> {
+    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
+    let writable: Vec<String> = binds
+        .kept
+        .iter()
+        .filter(|k| {
+            k.layer == Layer::Shown
+                && k.access == Access::Writable
+                && k.kind == Kind::Dir
+                && k.path != "/"
+                && Some(&k.path) != private_at.as_ref()
+        })
+        .map(|k| k.path.clone())
+        .collect();
+    if writable.is_empty() {
+        return Ok(());
+    }
+    let st = super::git_state::protect(&writable)
+        .map_err(|e| Refusal::Other(format!("the git state could not be kept read-only: {e}")))?;
+    for g in &st.guarded {
+        if binds
+            .kept
+            .iter()
+            .any(|k| k.layer == Layer::Shown && k.path == *g)
+        {
+            continue;
+        }
+        let Opened::Found(fd) = handle::open_real(g).map_err(|e| Refusal::io(g, e))? else {
+            return Err(Refusal::SymlinkPlanted { path: g.clone() });
+        };
+        // Before any Shown bind at or beneath it, so it covers none of them.
+        let at = binds
+            .kept
+            .iter()
+            .position(|k| k.layer == Layer::Over || within(&k.path, g))
+            .unwrap_or(binds.kept.len());
+        binds.kept.insert(
+            at,
+            Kept {
+                path: g.clone(),
+                access: Access::Writable,
+                layer: Layer::Shown,
+                fd,
+                kind: Kind::Dir,
+            },
+        );
+    }
+    for p in &st.read_only {
+        if binds
+            .kept
+            .iter()
+            .any(|k| k.layer == Layer::Over && k.path == *p)
+        {
+            continue;
+        }
+        match handle::open_real(p).map_err(|e| Refusal::io(p, e))? {
+            Opened::Found(fd) => {
+                let kind = handle::kind_of(&fd).map_err(|e| Refusal::io(p, e))?;
+                binds.kept.push(Kept {
+                    path: p.clone(),
+                    access: Access::ReadOnly,
+                    layer: Layer::Over,
+                    fd,
+                    kind,
+                });
+            }
+            Opened::Symlink => {
+                return Err(Refusal::SymlinkPlanted { path: p.clone() });
+            }
+            Opened::Absent => {
+                return Err(Refusal::Other(format!(
+                    "{p} vanished while the launch was prepared; nothing ran"
+                )))
+            }
+        }
+    }
+    if !st.read_only.is_empty() {
+        binds.notes.push(format!(
+            "git state kept read-only: {}",
+            st.read_only.join(", ")
+        ));
+    }
+    binds.git_state = Some(st);
+    Ok(())
 }
 
 /// `place_masks`' result: the binds, the exec admits less the denied files now masked
@@ -1070,6 +1165,7 @@ struct MountTable {
     env_remove: Vec<String>,
     mountinfo: MountInfo,
     private_temp: Option<PrivateTemp>,
+    git_state: Option<super::git_state::GitState>,
 }
 
 /// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
@@ -1158,6 +1254,7 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
         env_remove,
         mountinfo: binds.mountinfo,
         private_temp: binds.private_temp,
+        git_state: binds.git_state,
     })
 }
 
@@ -1236,6 +1333,7 @@ fn seal(
         mountinfo: t.mountinfo,
         supervise: watch.map(|w| (w, plan.seccomp.clone())),
         private_temp: t.private_temp,
+        git_state: t.git_state,
     })
 }
 
@@ -1570,6 +1668,7 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     drop(cap);
     // The run is over (bwrap and its pid namespace are gone): its private temp dir goes.
     drop(p.private_temp.take());
+    drop(p.git_state.take());
     if let Some(r) = refused {
         return Err(r);
     }
