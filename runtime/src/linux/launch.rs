@@ -376,6 +376,7 @@ pub fn prepare_watched(
     let listing = VetoListing::start(plan);
     let mut binds = open_binds(plan)?;
     protect_git_state(&mut binds)?;
+    guard_launchers(&mut binds, pins)?;
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
@@ -568,32 +569,7 @@ fn protect_git_state(binds: &mut Binds) -> Result<(), Refusal> {
     let st = super::git_state::protect(&writable)
         .map_err(|e| Refusal::Other(format!("the git state could not be kept read-only: {e}")))?;
     for g in &st.guarded {
-        if binds
-            .kept
-            .iter()
-            .any(|k| k.layer == Layer::Shown && k.path == *g)
-        {
-            continue;
-        }
-        let Opened::Found(fd) = handle::open_real(g).map_err(|e| Refusal::io(g, e))? else {
-            return Err(Refusal::SymlinkPlanted { path: g.clone() });
-        };
-        // Before any Shown bind at or beneath it, so it covers none of them.
-        let at = binds
-            .kept
-            .iter()
-            .position(|k| k.layer == Layer::Over || within(&k.path, g))
-            .unwrap_or(binds.kept.len());
-        binds.kept.insert(
-            at,
-            Kept {
-                path: g.clone(),
-                access: Access::Writable,
-                layer: Layer::Shown,
-                fd,
-                kind: Kind::Dir,
-            },
-        );
+        guard_in_place(binds, g)?;
     }
     for p in &st.read_only {
         if binds
@@ -631,6 +607,77 @@ fn protect_git_state(binds: &mut Binds) -> Result<(), Refusal> {
         ));
     }
     binds.git_state = Some(st);
+    Ok(())
+}
+
+/// Bind the writable directory `dir` over itself (a rename guard: a mount point cannot be
+/// renamed or removed), before any Shown bind at or beneath it so it covers none of them.
+fn guard_in_place(binds: &mut Binds, dir: &str) -> Result<(), Refusal> {
+    if binds
+        .kept
+        .iter()
+        .any(|k| k.layer == Layer::Shown && k.path == dir)
+    {
+        return Ok(());
+    }
+    let Opened::Found(fd) = handle::open_real(dir).map_err(|e| Refusal::io(dir, e))? else {
+        return Err(Refusal::SymlinkPlanted {
+            path: dir.to_string(),
+        });
+    };
+    let at = binds
+        .kept
+        .iter()
+        .position(|k| k.layer == Layer::Over || within(&k.path, dir))
+        .unwrap_or(binds.kept.len());
+    binds.kept.insert(
+        at,
+        Kept {
+            path: dir.to_string(),
+            access: Access::Writable,
+            layer: Layer::Shown,
+            fd,
+            kind: Kind::Dir,
+        },
+    );
+    Ok(())
+}
+
+/// Phase 2c: the directories above ralc's own executable and bwrap, beneath a shown
+/// writable directory, guarded in place: the program cannot rename one away and plant
+/// another `ralc` or `bwrap` for the host's next launch (the render guards ralc's
+/// ancestors too; bwrap is found only here).
+fn guard_launchers(binds: &mut Binds, pins: &Pins) -> Result<(), Refusal> {
+    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
+    let roots: Vec<String> = binds
+        .kept
+        .iter()
+        .filter(|k| {
+            k.layer == Layer::Shown
+                && k.access == Access::Writable
+                && k.kind == Kind::Dir
+                && k.path != "/"
+                && Some(&k.path) != private_at.as_ref()
+        })
+        .map(|k| k.path.clone())
+        .collect();
+    let names: Vec<String> = std::iter::once(&pins.own)
+        .chain(pins.bwrap.as_ref().map(|(fd, _)| fd))
+        .filter_map(handle::name_of)
+        .filter(|n| n.starts_with('/') && !n.ends_with(" (deleted)"))
+        .collect();
+    for name in &names {
+        for root in roots.iter().filter(|r| within(name, r) && *r != name) {
+            let mut a = name.as_str();
+            while let Some(i) = a.rfind('/') {
+                a = &a[..i];
+                if a.is_empty() || a == root || !within(a, root) {
+                    break;
+                }
+                guard_in_place(binds, a)?;
+            }
+        }
+    }
     Ok(())
 }
 
