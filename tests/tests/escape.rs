@@ -110,6 +110,17 @@ fn scratch() -> Scratch {
         secrets.insert(path, c.to_string());
     }
     std::fs::write(format!("{root}/ro/data"), "public-data").unwrap();
+    // The project is a git repository (its skeleton: what git needs to call it one), with
+    // a config the host's git reads (issue #25).
+    for d in ["proj/.git/objects", "proj/.git/refs/heads"] {
+        std::fs::create_dir_all(format!("{root}/{d}")).unwrap();
+    }
+    std::fs::write(format!("{root}/proj/.git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(
+        format!("{root}/proj/.git/config"),
+        "[core]\n\trepositoryformatversion = 0\n",
+    )
+    .unwrap();
     std::fs::write(format!("{root}/proj/plain.txt"), "plain-data").unwrap();
     // A script whose interpreter no profile of the suite names as itself: its carrier.
     let script = format!("{root}/proj/run.sh");
@@ -128,6 +139,9 @@ fn scratch() -> Scratch {
         format!("{root}/ro/host.sock"),
         format!("{root}/tmp/tmux-{uid}/default"),
         format!("{root}/tmp/ssh-ralcescape/agent.1"),
+        // A daemon's socket deep in the write region and in the temp dir (issue #25).
+        format!("{root}/proj/build/run/d.sock"),
+        format!("{root}/tmp/build/run/d.sock"),
     ] {
         if let Some(d) = Path::new(&p).parent() {
             std::fs::create_dir_all(d).unwrap();
@@ -629,4 +643,160 @@ fn a_script_whose_interpreter_is_vetoed_is_refused_before_the_launch() {
     // The same script under a profile that leaves its interpreter alone runs.
     let out = ralc_run("script", "!./run.sh ok", &s, &v);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+/// A host daemon whose socket appears in the temp dir after the launch (a tmux server
+/// started later, issue #25) is not reachable: the program's temp dir is a private one
+/// made for the run, removed when it ends, and the host's temp dir keeps nothing of it.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_socket_made_in_the_temp_dir_after_the_launch_is_unreachable() {
+    require_bwrap();
+    let s = scratch();
+    let tmp = format!("{}/tmp", s.root);
+    let late = [
+        format!("{tmp}/tmux-late/default"),
+        format!("{tmp}/late/build/d.sock"),
+    ];
+    let script = format!(
+        "printf '%s-%s\\n' LAUNCH ED; i=0; while [ $i -lt 40 ] && [ ! -e $TMPDIR/late-go ]; do sleep 0.1; i=$((i+1)); done; \
+         for p in {} {}; do /usr/bin/python3 -c \"import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])\" $p 2>/dev/null && printf '%s-%s\\n' ESC APED; done; \
+         ls -A $TMPDIR | grep -q late && printf '%s-%s\\n' ESC APED; echo inside > $TMPDIR/leak-private; true",
+        late[0], late[1]
+    );
+    let mut child = std::process::Command::new(ralc_bin())
+        .current_dir(format!("{}/proj", s.root))
+        .env("TMPDIR", &tmp)
+        .args(["run", "-p", "std:minimal", "--", "/bin/sh", "-c", &script])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn ralc");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let mut listeners = Vec::new();
+    for p in &late {
+        std::fs::create_dir_all(Path::new(p).parent().unwrap()).unwrap();
+        let l = UnixListener::bind(p).unwrap();
+        l.set_nonblocking(true).unwrap();
+        listeners.push((p.clone(), l));
+    }
+    // The program's signal to go, in the host's temp dir: it must not see it either.
+    std::fs::write(format!("{tmp}/late-go"), "").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains(LAUNCHED),
+        "never ran: {stdout:?} {stderr:?}"
+    );
+    assert!(
+        !stdout.contains(ESCAPED) && !stderr.contains(ESCAPED),
+        "{stdout:?} {stderr:?}"
+    );
+    for (p, l) in &listeners {
+        assert!(l.accept().is_err(), "the late daemon at {p} was reached");
+    }
+    let left: Vec<String> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("ralc-run-") || n.starts_with("leak"))
+        .collect();
+    assert!(left.is_empty(), "left in the host's temp dir: {left:?}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}
+
+/// A `-p` layer file reached through a symlink, or with a second hard link, is refused
+/// before anything runs (issue #25): the other name could be rewritten for the next run.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_layer_file_through_a_symlink_or_a_hard_link_is_refused() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    let real = format!("{}/layer.ral", s.root);
+    std::fs::write(&real, data("confined.ral").replace("$ROOT", &s.root)).unwrap();
+    let marked = "printf '%s-%s\\n' LAUNCH ED";
+    let run = |p: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(&proj)
+            .args(["run", "-p", p, "--", "/bin/sh", "-c", marked])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("spawn ralc")
+    };
+    let ok = run(&real);
+    assert!(
+        String::from_utf8_lossy(&ok.stdout).contains(LAUNCHED),
+        "the control did not run: {ok:?}"
+    );
+    std::os::unix::fs::symlink(&real, format!("{proj}/via-link.ral")).unwrap();
+    std::os::unix::fs::symlink(&s.root, format!("{proj}/up")).unwrap();
+    for p in [
+        format!("{proj}/via-link.ral"),
+        format!("{proj}/up/layer.ral"),
+    ] {
+        let out = run(&p);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(126), "{p}: {err}");
+        assert!(err.contains("through the symlink"), "{p}: {err}");
+        assert!(!String::from_utf8_lossy(&out.stdout).contains(LAUNCHED));
+    }
+    std::fs::hard_link(&real, format!("{proj}/second.ral")).unwrap();
+    let out = run(&real);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{err}");
+    assert!(err.contains("hard links"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains(LAUNCHED));
+}
+
+/// A path the program chooses, holding a newline and a forged workflow command, ESC, OSC
+/// and U+202E, is printed escaped in `ralc run`'s hints (issue #25): no forged line, no
+/// raw control byte on stderr.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_hostile_path_in_a_hint_is_printed_escaped() {
+    require_bwrap();
+    let s = scratch();
+    let evil = format!(
+        "{}/ro/x\n::error::forged\u{1b}]8;;e\u{7}\u{202e}gpj.exe",
+        s.root
+    );
+    // The program's own complaint goes to /dev/null: only ralc's lines are judged.
+    let script = "printf '%s-%s\\n' LAUNCH ED; echo x 2>/dev/null > \"$1\"; exit 3";
+    // The profile file, where ralc_run would write it.
+    std::fs::write(
+        format!("{}/confined.ral", s.root),
+        data("confined.ral").replace("$ROOT", &s.root),
+    )
+    .unwrap();
+    let out = std::process::Command::new(ralc_bin())
+        .current_dir(format!("{}/proj", s.root))
+        .args(["run", "--explain", "-p"])
+        .arg(format!("{}/confined.ral", s.root))
+        .args(["--", "/bin/sh", "-c", script, "sh", &evil])
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains(LAUNCHED), "never ran: {stderr:?}");
+    assert_eq!(out.status.code(), Some(3), "{stderr:?}");
+    assert!(
+        stderr.contains("ralc run: refused"),
+        "no hint to judge: {stderr:?}"
+    );
+    assert!(
+        stderr.lines().all(|l| !l.starts_with("::")),
+        "a forged workflow line: {stderr:?}"
+    );
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!stderr.contains(bad), "raw {bad:?} on stderr: {stderr:?}");
+    }
+    assert!(
+        std::fs::symlink_metadata(&evil).is_err(),
+        "the write landed"
+    );
 }

@@ -73,6 +73,11 @@ fn run_linux_plan(args: &RunArgs) -> i32 {
             return code;
         }
     };
+    #[cfg(unix)]
+    if let Err(why) = super::stack::layer_files_held(&compiled) {
+        eprintln!("ralc run: refused: {why}; nothing ran");
+        return EXIT_REFUSED;
+    }
     #[cfg(target_os = "macos")]
     {
         macos::run(&stack, &compiled.ctx, &args.program)
@@ -90,14 +95,17 @@ fn run_plan(stack: &GrantStack, r: &dyn Resolve, args: &RunArgs, profile_files: 
     {
         Ok((_, plan)) => plan,
         Err(refused) => {
-            eprintln!("ralc run: refused: {}", refused.words);
+            eprintln!(
+                "ralc run: refused: {}",
+                crate::diag::escape::text(&refused.words)
+            );
             return super::exit_for(&refused);
         }
     };
     if !plan.refused.is_empty() {
         eprintln!(
             "ralc run: refused: {}; nothing ran",
-            plan.refused.join("; ")
+            crate::diag::escape::text(&plan.refused.join("; "))
         );
         return EXIT_REFUSED;
     }

@@ -94,3 +94,83 @@ pub fn compile_request(
         )),
     }
 }
+
+/// Every layer file a launch reads (`-p`, `--extend`, `--restrict`) is held by its own
+/// name: one reached through a symlink (the file or a directory above it) or with a
+/// second hard link is refused, since the link's other name could sit in a write region
+/// the envelope cannot protect, and the next run would read what the program wrote.
+/// `Err` is the refusal's text (paths escaped for a terminal).
+#[cfg(unix)]
+pub fn layer_files_held(compiled: &Compiled) -> Result<(), String> {
+    for l in &compiled.layers {
+        let Some(p) = l.source.path.as_ref() else {
+            continue;
+        };
+        held_by_name(p.surface_str())?;
+    }
+    Ok(())
+}
+
+/// `layer_files_held` for one file, by the name it was given (absolute).
+#[cfg(unix)]
+fn held_by_name(surface: &str) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let shown = crate::diag::escape::text(surface);
+    let mut prefix = String::new();
+    for part in surface.split('/').filter(|c| !c.is_empty()) {
+        prefix.push('/');
+        prefix.push_str(part);
+        let md =
+            std::fs::symlink_metadata(&prefix).map_err(|e| format!("the profile {shown}: {e}"))?;
+        if md.file_type().is_symlink() {
+            return Err(format!(
+                "the profile {shown} is reached through the symlink {}: a link can be pointed \
+                 elsewhere between runs; name the file by its real path",
+                crate::diag::escape::text(&prefix)
+            ));
+        }
+    }
+    let md = std::fs::symlink_metadata(surface).map_err(|e| format!("the profile {shown}: {e}"))?;
+    if md.nlink() > 1 {
+        return Err(format!(
+            "the profile {shown} has {} hard links: another name of it could be rewritten for \
+             the next run; keep one link only",
+            md.nlink()
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::held_by_name;
+
+    #[test]
+    fn a_layer_file_through_a_symlink_or_with_a_second_link_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap();
+        let root = root.to_str().unwrap();
+        std::fs::create_dir(format!("{root}/real")).unwrap();
+        std::fs::write(format!("{root}/real/p.ral"), "[]").unwrap();
+        assert_eq!(held_by_name(&format!("{root}/real/p.ral")), Ok(()));
+        std::os::unix::fs::symlink("real", format!("{root}/via")).unwrap();
+        let e = held_by_name(&format!("{root}/via/p.ral")).unwrap_err();
+        assert!(
+            e.contains("through the symlink") && e.contains("/via"),
+            "{e}"
+        );
+        std::os::unix::fs::symlink("real/p.ral", format!("{root}/link.ral")).unwrap();
+        assert!(held_by_name(&format!("{root}/link.ral")).is_err());
+        std::fs::hard_link(format!("{root}/real/p.ral"), format!("{root}/hl.ral")).unwrap();
+        let e = held_by_name(&format!("{root}/real/p.ral")).unwrap_err();
+        assert!(e.contains("2 hard links"), "{e}");
+        std::fs::create_dir(format!("{root}/x\n::error::\u{1b}]8;;\u{202e}")).unwrap();
+        let bad = format!("{root}/x\n::error::\u{1b}]8;;\u{202e}/p.ral");
+        std::os::unix::fs::symlink("/nonexistent", &bad).unwrap();
+        let e = held_by_name(&bad).unwrap_err();
+        assert!(
+            !e.contains('\n') && !e.contains('\u{1b}') && !e.contains('\u{202e}'),
+            "{e:?}"
+        );
+    }
+}

@@ -58,6 +58,9 @@ pub struct FreezeCtx {
     ///
     /// [`ForeignDisk`]: super::disk::ForeignDisk
     foreign: bool,
+    /// This launcher's own executable (`ralc`), as the process named it: what the
+    /// `host-run-writable` lint looks for under a write grant. `None` off the process.
+    launcher: Option<String>,
 }
 
 /// What one freeze (or one batch) has learnt of the disk: the real form of each folded
@@ -117,7 +120,16 @@ impl FreezeCtx {
             }
             _ => cwd,
         };
-        Ok(FreezeCtx::from_parts(env, cwd, Arc::new(disk)))
+        let mut ctx = FreezeCtx::from_parts(env, cwd, Arc::new(disk));
+        ctx.launcher = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_string));
+        Ok(ctx)
+    }
+
+    /// This launcher's own executable, when the anchor is this process's.
+    pub fn launcher(&self) -> Option<&str> {
+        self.launcher.as_deref()
     }
 
     /// An anchor from parts (tests, `--env-clear`, another machine's description). A
@@ -159,6 +171,7 @@ impl FreezeCtx {
             rules,
             memo: None,
             foreign,
+            launcher: None,
         };
         if absolute_under(&cwd, rules) {
             let folded = fold_dots_under(&cwd, rules);
@@ -211,13 +224,9 @@ impl FreezeCtx {
             Some(c) => absolutize("--cwd", c)?,
             None => self.cwd_given.clone(),
         };
-        Ok(FreezeCtx::build(
-            env,
-            cwd,
-            self.disk.clone(),
-            self.rules,
-            self.foreign,
-        ))
+        let mut ctx = FreezeCtx::build(env, cwd, self.disk.clone(), self.rules, self.foreign);
+        ctx.launcher = self.launcher.clone();
+        Ok(ctx)
     }
 
     /// The host's path rules.

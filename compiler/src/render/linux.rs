@@ -77,7 +77,7 @@ pub fn render_with_profiles(
         }
         Some(fs) => show_fs(fs, &projection.exec, program, cwd, &mut d, &mut landlock),
     };
-    rename_protection(projection, profiles, &mut d);
+    rename_protection(projection, profiles, self_path, &mut d);
     envelope(program, cwd, self_path, &mut d);
     d.settle();
     let seccomp = seccomp_for(projection.net_offline, landlock.exec.is_some());
@@ -370,10 +370,18 @@ fn show_fs(
     }
 }
 
-/// What a run must not be able to rename away: the exclusions, the write exclusions and
-/// the profile files beneath a writable bind, and each of their ancestors up to it; a
-/// profile file there is also shown read-only.
-fn rename_protection(projection: &SandboxProjection, profiles: &[String], d: &mut Draft) {
+/// What a run must not be able to rename away: the exclusions, the write exclusions, the
+/// profile files and (with the file system restricted) ralc's own executable beneath a
+/// writable bind, and each of their ancestors up to it; a profile file there is also
+/// shown read-only (ralc is pinned read-only by the envelope). So the next launch runs
+/// the same ralc from the same name, never one the program planted in a renamed
+/// directory's place.
+fn rename_protection(
+    projection: &SandboxProjection,
+    profiles: &[String],
+    self_path: &str,
+    d: &mut Draft,
+) {
     let writable_roots: Vec<String> = match &projection.fs {
         None => vec!["/".to_string()],
         Some(fs) => fs.write.clone(),
@@ -389,9 +397,12 @@ fn rename_protection(projection: &SandboxProjection, profiles: &[String], d: &mu
             );
         }
     }
-    let mut protected: Vec<&String> = profiles.iter().collect();
+    let mut protected: Vec<&str> = profiles.iter().map(String::as_str).collect();
     if let Some(fs) = &projection.fs {
-        protected.extend(fs.deny.iter().chain(&fs.write_deny));
+        protected.extend(fs.deny.iter().chain(&fs.write_deny).map(String::as_str));
+        if self_path.starts_with('/') {
+            protected.push(self_path);
+        }
     }
     for p in protected {
         for w in &writable_roots {

@@ -1,7 +1,9 @@
-//! The host's session agents in a directory the envelope shows writable (the temp dir
-//! above all): the user's tmux, screen, ssh-agent, gpg-agent and X directories and any
-//! socket directly inside are masked, so a program cannot reach them by guessing the path.
-//! It only lists one directory level; it never opens, connects to or changes anything.
+//! The host's session agents and daemons in a tree the envelope shows: the user's tmux,
+//! screen, ssh-agent, gpg-agent and X directories directly inside a shown writable
+//! directory, and every unix socket at any depth of a shown tree (`sockets_below`), are
+//! masked, so a program cannot reach a host daemon by guessing the path. It only lists
+//! directories (no symlink followed, within a budget of entries); it never opens,
+//! connects to or changes anything.
 
 use std::os::unix::fs::FileTypeExt;
 
@@ -40,6 +42,51 @@ pub fn in_dir(dir: &str) -> Vec<String> {
     out
 }
 
+/// How many directory entries one launch lists in search of sockets, over every tree.
+pub const SOCKET_BUDGET: usize = 200_000;
+
+/// What `sockets_below` found: the sockets (real paths, sorted), and the directories it
+/// could not finish (budget spent or unreadable), for the launch's note.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct SocketSearch {
+    pub sockets: Vec<String>,
+    pub unfinished: Vec<String>,
+}
+
+/// Every unix socket at any depth below `dir`, no symlink followed, stopping when
+/// `budget` entries have been listed (it is decremented by what this call lists).
+pub fn sockets_below(dir: &str, budget: &mut usize, out: &mut SocketSearch) {
+    let mut stack = vec![dir.trim_end_matches('/').to_string()];
+    while let Some(d) = stack.pop() {
+        if *budget == 0 {
+            out.unfinished.push(d);
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(if d.is_empty() { "/" } else { &d }) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            if *budget == 0 {
+                out.unfinished.push(d.clone());
+                break;
+            }
+            *budget -= 1;
+            let (Ok(t), Some(name)) = (e.file_type(), e.file_name().to_str().map(str::to_string))
+            else {
+                continue;
+            };
+            let path = format!("{d}/{name}");
+            if t.is_socket() {
+                out.sockets.push(path);
+            } else if t.is_dir() {
+                stack.push(path);
+            }
+        }
+    }
+    out.sockets.sort();
+    out.sockets.dedup();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +107,33 @@ mod tests {
             in_dir(root),
             vec![format!("{root}/daemon.sock"), format!("{root}/tmux-0")]
         );
+    }
+
+    #[test]
+    fn sockets_are_found_at_any_depth_and_the_budget_is_reported() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().to_str().unwrap();
+        std::fs::create_dir_all(format!("{root}/build/run/deeper")).unwrap();
+        std::fs::write(format!("{root}/build/run/plain"), "x").unwrap();
+        let _a =
+            std::os::unix::net::UnixListener::bind(format!("{root}/build/run/d.sock")).unwrap();
+        let _b =
+            std::os::unix::net::UnixListener::bind(format!("{root}/build/run/deeper/e")).unwrap();
+        let mut budget = 1000;
+        let mut found = SocketSearch::default();
+        sockets_below(root, &mut budget, &mut found);
+        assert_eq!(
+            found.sockets,
+            vec![
+                format!("{root}/build/run/d.sock"),
+                format!("{root}/build/run/deeper/e")
+            ]
+        );
+        assert!(found.unfinished.is_empty());
+        let mut tiny = 2;
+        let mut partial = SocketSearch::default();
+        sockets_below(root, &mut tiny, &mut partial);
+        assert_eq!(tiny, 0);
+        assert!(!partial.unfinished.is_empty(), "{partial:?}");
     }
 }

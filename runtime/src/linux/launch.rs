@@ -9,6 +9,7 @@ use super::bwrap::{self, Op};
 use super::handle::{self, Kind, Opened};
 use super::landlock::{self, Ruleset};
 use super::memfd;
+use super::private_temp::PrivateTemp;
 use super::refusal::Refusal;
 use super::seccomp;
 use super::supervise::{Observed, Supervisor, Watch};
@@ -165,6 +166,10 @@ pub struct Prepared {
     /// Supervised (`supervise`): the trampoline hands a listener back over the reach
     /// socket; the rules name the kill calls.
     supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
+    /// The run's private temp dir: removed when the launch is dropped, after the wait.
+    private_temp: Option<PrivateTemp>,
+    /// The git-state placeholders: removed after the wait, as the temp dir.
+    git_state: Option<super::git_state::GitState>,
 }
 
 /// `/proc/self/mountinfo`, read at most once per launch, when first needed.
@@ -369,7 +374,9 @@ pub fn prepare_watched(
     // now and is joined after the binds are open: a thread needs a while to be scheduled
     // on an idle core, so it is started before the work it overlaps.
     let listing = VetoListing::start(plan);
-    let binds = open_binds(plan)?;
+    let mut binds = open_binds(plan)?;
+    protect_git_state(&mut binds)?;
+    guard_launchers(&mut binds, pins)?;
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
@@ -416,6 +423,10 @@ struct Binds {
     notes: Vec<String>,
     /// The host's mount table, read when first needed and handed on to the spawn.
     mountinfo: MountInfo,
+    /// The run's private temp dir, shown at the temp dir's path (`private_temp`).
+    private_temp: Option<PrivateTemp>,
+    /// The git state kept read-only, with the placeholders to remove after (`git_state`).
+    git_state: Option<super::git_state::GitState>,
 }
 
 impl Binds {
@@ -445,16 +456,45 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
     });
     let mut kept: Vec<Kept> = Vec::new();
     let mut symlinks: Vec<Op> = Vec::new();
+    let temp = plan
+        .fs_restricted
+        .then(|| super::private_temp::host_temp_dir(caller_env("TMPDIR")))
+        .flatten();
+    let mut private_temp: Option<PrivateTemp> = None;
     for b in binds {
-        // A rename guard is a mount point on purpose, even within a writable bind.
+        // A rename guard is a mount point on purpose, even within a writable bind; the
+        // private temp dir covers nothing of the host's beneath its path.
+        let private_at = private_temp.as_ref().map(|t| t.shown_at.as_str());
         if b.layer == Layer::Shown
             && b.why != BindWhy::RenameGuard
             && kept.iter().any(|k| {
                 k.layer == Layer::Shown
                     && within(&b.path, &k.path)
+                    && (Some(k.path.as_str()) != private_at || b.path == k.path)
                     && (b.access == Access::ReadOnly || k.access == Access::Writable)
             })
         {
+            continue;
+        }
+        if b.layer == Layer::Shown
+            && b.access == Access::Writable
+            && private_temp.is_none()
+            && temp.as_deref() == Some(b.path.as_str())
+        {
+            let t = PrivateTemp::create(&b.path).map_err(|e| Refusal::io(&b.path, e))?;
+            let fd = handle::dup_above(t.fd.as_raw_fd(), 0).map_err(|e| Refusal::io(&t.path, e))?;
+            notes.push(format!(
+                "{} is shown as a private directory made for this run ({}), removed when it ends",
+                b.path, t.path
+            ));
+            kept.push(Kept {
+                path: b.path.clone(),
+                access: b.access,
+                layer: b.layer,
+                fd,
+                kind: Kind::Dir,
+            });
+            private_temp = Some(t);
             continue;
         }
         match handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))? {
@@ -501,7 +541,144 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         symlinks,
         notes,
         mountinfo: MountInfo::default(),
+        private_temp,
+        git_state: None,
     })
+}
+
+/// Phase 2b: what git reads as configuration or runs, in every shown writable tree, bound
+/// read-only over itself (a placeholder made where it is absent; `git_state`). The
+/// private temp dir and an unrestricted root are not searched.
+fn protect_git_state(binds: &mut Binds) -> Result<(), Refusal> {
+    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
+    let writable: Vec<String> = binds
+        .kept
+        .iter()
+        .filter(|k| {
+            k.layer == Layer::Shown
+                && k.access == Access::Writable
+                && k.kind == Kind::Dir
+                && k.path != "/"
+                && Some(&k.path) != private_at.as_ref()
+        })
+        .map(|k| k.path.clone())
+        .collect();
+    if writable.is_empty() {
+        return Ok(());
+    }
+    let st = super::git_state::protect(&writable)
+        .map_err(|e| Refusal::Other(format!("the git state could not be kept read-only: {e}")))?;
+    for g in &st.guarded {
+        guard_in_place(binds, g)?;
+    }
+    for p in &st.read_only {
+        if binds
+            .kept
+            .iter()
+            .any(|k| k.layer == Layer::Over && k.path == *p)
+        {
+            continue;
+        }
+        match handle::open_real(p).map_err(|e| Refusal::io(p, e))? {
+            Opened::Found(fd) => {
+                let kind = handle::kind_of(&fd).map_err(|e| Refusal::io(p, e))?;
+                binds.kept.push(Kept {
+                    path: p.clone(),
+                    access: Access::ReadOnly,
+                    layer: Layer::Over,
+                    fd,
+                    kind,
+                });
+            }
+            Opened::Symlink => {
+                return Err(Refusal::SymlinkPlanted { path: p.clone() });
+            }
+            Opened::Absent => {
+                return Err(Refusal::Other(format!(
+                    "{p} vanished while the launch was prepared; nothing ran"
+                )))
+            }
+        }
+    }
+    if !st.read_only.is_empty() {
+        binds.notes.push(format!(
+            "git state kept read-only: {}",
+            st.read_only.join(", ")
+        ));
+    }
+    binds.git_state = Some(st);
+    Ok(())
+}
+
+/// Bind the writable directory `dir` over itself (a rename guard: a mount point cannot be
+/// renamed or removed), before any Shown bind at or beneath it so it covers none of them.
+fn guard_in_place(binds: &mut Binds, dir: &str) -> Result<(), Refusal> {
+    if binds
+        .kept
+        .iter()
+        .any(|k| k.layer == Layer::Shown && k.path == dir)
+    {
+        return Ok(());
+    }
+    let Opened::Found(fd) = handle::open_real(dir).map_err(|e| Refusal::io(dir, e))? else {
+        return Err(Refusal::SymlinkPlanted {
+            path: dir.to_string(),
+        });
+    };
+    let at = binds
+        .kept
+        .iter()
+        .position(|k| k.layer == Layer::Over || within(&k.path, dir))
+        .unwrap_or(binds.kept.len());
+    binds.kept.insert(
+        at,
+        Kept {
+            path: dir.to_string(),
+            access: Access::Writable,
+            layer: Layer::Shown,
+            fd,
+            kind: Kind::Dir,
+        },
+    );
+    Ok(())
+}
+
+/// Phase 2c: the directories above ralc's own executable and bwrap, beneath a shown
+/// writable directory, guarded in place: the program cannot rename one away and plant
+/// another `ralc` or `bwrap` for the host's next launch (the render guards ralc's
+/// ancestors too; bwrap is found only here).
+fn guard_launchers(binds: &mut Binds, pins: &Pins) -> Result<(), Refusal> {
+    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
+    let roots: Vec<String> = binds
+        .kept
+        .iter()
+        .filter(|k| {
+            k.layer == Layer::Shown
+                && k.access == Access::Writable
+                && k.kind == Kind::Dir
+                && k.path != "/"
+                && Some(&k.path) != private_at.as_ref()
+        })
+        .map(|k| k.path.clone())
+        .collect();
+    let names: Vec<String> = std::iter::once(&pins.own)
+        .chain(pins.bwrap.as_ref().map(|(fd, _)| fd))
+        .filter_map(handle::name_of)
+        .filter(|n| n.starts_with('/') && !n.ends_with(" (deleted)"))
+        .collect();
+    for name in &names {
+        for root in roots.iter().filter(|r| within(name, r) && *r != name) {
+            let mut a = name.as_str();
+            while let Some(i) = a.rfind('/') {
+                a = &a[..i];
+                if a.is_empty() || a == root || !within(a, root) {
+                    break;
+                }
+                guard_in_place(binds, a)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `place_masks`' result: the binds, the exec admits less the denied files now masked
@@ -536,14 +713,21 @@ fn place_masks(
             exec_masks.join(", ")
         ));
     }
-    let agent_masks = agent_masks(plan, &binds);
+    let agent_masks = agent_masks(plan, &mut binds);
     if !agent_masks.is_empty() {
         binds.notes.push(format!(
             "session agents and sockets masked in the envelope: {}",
             agent_masks.join(", ")
         ));
     }
-    let env_remove = crate::environment::agents_to_remove(plan, &agent_masks, &caller_env);
+    // The host's agents in the temp dir are not in the private one shown there: their
+    // variables go too.
+    let hidden: Vec<String> = agent_masks
+        .iter()
+        .cloned()
+        .chain(binds.private_temp.as_ref().map(|t| t.shown_at.clone()))
+        .collect();
+    let env_remove = crate::environment::agents_to_remove(plan, &hidden, &caller_env);
     let mut mask_paths: Vec<&str> = plan
         .masks
         .iter()
@@ -807,21 +991,37 @@ fn dir_aliases(dirs: &[String], binds: &Binds) -> Vec<String> {
     out
 }
 
-/// The host's session agents (tmux, ssh-agent, X, any socket) directly inside a shown
-/// writable directory such as the temp dir, unless the plan binds them itself.
-fn agent_masks(plan: &LinuxPlan, binds: &Binds) -> Vec<String> {
+/// The host's session agents (tmux, ssh-agent, X) directly inside a shown writable
+/// directory, and every unix socket at any depth of one (`agents::sockets_below`), unless
+/// the plan binds them itself. The private temp dir is fresh and not searched; the host's
+/// root (an unrestricted file system) is not searched either. A tree the budget did not
+/// finish is named in a note.
+fn agent_masks(plan: &LinuxPlan, binds: &mut Binds) -> Vec<String> {
     let mut out = Vec::new();
-    for k in binds
-        .kept
-        .iter()
-        .filter(|k| k.layer == Layer::Shown && k.access == Access::Writable && k.kind == Kind::Dir)
-    {
-        for a in super::agents::in_dir(&k.path) {
-            if !plan.binds.iter().any(|b| within(&b.path, &a)) {
-                out.push(a);
-            }
-        }
+    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
+    let mut budget = super::agents::SOCKET_BUDGET;
+    let mut found = super::agents::SocketSearch::default();
+    for k in binds.kept.iter().filter(|k| {
+        k.layer == Layer::Shown
+            && k.access == Access::Writable
+            && k.kind == Kind::Dir
+            && k.path != "/"
+            && Some(&k.path) != private_at.as_ref()
+    }) {
+        out.extend(super::agents::in_dir(&k.path));
+        super::agents::sockets_below(&k.path, &mut budget, &mut found);
     }
+    if !found.unfinished.is_empty() {
+        binds.notes.push(format!(
+            "the socket search stopped after {} entries: sockets below {} were not looked for",
+            super::agents::SOCKET_BUDGET,
+            found.unfinished.join(", ")
+        ));
+    }
+    out.extend(found.sockets);
+    out.retain(|a| !plan.binds.iter().any(|b| within(&b.path, a)));
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -1011,6 +1211,8 @@ struct MountTable {
     notes: Vec<String>,
     env_remove: Vec<String>,
     mountinfo: MountInfo,
+    private_temp: Option<PrivateTemp>,
+    git_state: Option<super::git_state::GitState>,
 }
 
 /// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
@@ -1108,6 +1310,8 @@ fn mount_table(
         notes: binds.notes,
         env_remove,
         mountinfo: binds.mountinfo,
+        private_temp: binds.private_temp,
+        git_state: binds.git_state,
     })
 }
 
@@ -1185,6 +1389,8 @@ fn seal(
         env_remove: t.env_remove,
         mountinfo: t.mountinfo,
         supervise: watch.map(|w| (w, plan.seccomp.clone())),
+        private_temp: t.private_temp,
+        git_state: t.git_state,
     })
 }
 
@@ -1517,6 +1723,9 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     let observed = supervisor.map(Supervisor::finish).unwrap_or_default();
     let out = out?;
     drop(cap);
+    // The run is over (bwrap and its pid namespace are gone): its private temp dir goes.
+    drop(p.private_temp.take());
+    drop(p.git_state.take());
     if let Some(r) = refused {
         return Err(r);
     }

@@ -33,15 +33,16 @@ pub fn human(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial], cut: bool)
     let mut out: Vec<String> = Vec::new();
     let mut shown = 0;
     for (d, _) in &all {
-        let text = hint(stack, r, d);
+        let text = hinted(&hint(stack, r, d), d);
         let lines: Vec<String> = text
             .lines()
             .enumerate()
             .map(|(i, l)| {
+                let l = crate::diag::escape::text(l);
                 if i == 0 {
                     format!("ralc run: {l}")
                 } else {
-                    l.to_string()
+                    l.into_owned()
                 }
             })
             .collect();
@@ -62,6 +63,20 @@ pub fn human(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial], cut: bool)
             "ralc run: note: more than {} distinct attempts; the rest were not recorded",
             ralc_runtime::denial::MAX_KEPT
         ));
+    }
+    out
+}
+
+/// A hint's text with what the program chose (the path, its command name) escaped
+/// (`diag::escape`) wherever it is quoted, before the text is split into lines: a name
+/// holding a newline, ESC, OSC or U+202E cannot start a forged line or a terminal
+/// sequence.
+fn hinted(text: &str, d: &Denial) -> String {
+    let mut out = text.to_string();
+    for raw in [&d.target, &d.process] {
+        if !raw.is_empty() && raw.chars().any(crate::diag::escape::is_hazard) {
+            out = out.replace(raw.as_str(), &crate::diag::escape::text(raw));
+        }
     }
     out
 }
@@ -115,6 +130,27 @@ mod tests {
             pid: 7,
             process: "cc".to_string(),
         }
+    }
+
+    #[test]
+    fn a_hostile_path_in_a_hint_is_escaped() {
+        let h = FakeHost::new();
+        let evil = "/home/u/x\n::error::forged\u{1b}]8;;http://e\u{7}\u{202e}txt.exe";
+        let lines = human(&stack(), &h, &[d(Refused::Write, evil, "read-only")], false);
+        let all = lines.join("\n");
+        assert!(!lines.is_empty());
+        assert!(
+            lines.iter().all(|l| !l.starts_with("::")),
+            "a forged workflow line: {all:?}"
+        );
+        assert!(
+            !all.contains('\u{1b}') && !all.contains('\u{7}') && !all.contains('\u{202e}'),
+            "{all:?}"
+        );
+        assert!(
+            all.contains("::error::forged"),
+            "the name is shown, escaped: {all:?}"
+        );
     }
 
     #[test]
