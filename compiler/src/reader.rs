@@ -5,6 +5,12 @@
 //! at most a stated bound is read. A name given relative to a directory may not resolve
 //! to a file outside that directory's tree unless the caller opts in.
 //!
+//! A file read on a reviewer's behalf ([`read_reviewed`]: layers, `--batch` questions,
+//! `fmt` targets, `diff` sides) also may not lie in a git directory: its real path (of
+//! the opened handle) is under no directory named `.git`, no directory that is a git
+//! directory (a `gitdir:` target, a worktree's or a bare repository's), and not under
+//! `$GIT_DIR` — a checkout's `.git/config` holds the CI token.
+//!
 //! It never writes, never reads a FIFO, device, socket or kernel interface, never reads
 //! more than its bound, and never puts a file's bytes into an error message.
 
@@ -34,6 +40,8 @@ pub enum Refusal {
     TooLarge(u64),
     /// The name resolves to a file outside the tree it was named from.
     Outside { real: String, tree: String },
+    /// The file lies in a git directory (`.git/`, a `gitdir:` target, `$GIT_DIR`).
+    GitDir(String),
 }
 
 impl fmt::Display for Refusal {
@@ -50,6 +58,10 @@ impl fmt::Display for Refusal {
                 "it is a link to a file outside the checkout (`{real}` is not under `{tree}`); \
                  pass --allow-outside-links if you mean it"
             ),
+            Refusal::GitDir(dir) => write!(
+                f,
+                "it lies in the git directory `{dir}`, which is never read as a profile"
+            ),
         }
     }
 }
@@ -65,6 +77,77 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
         return Err(Refusal::TooLarge(limit));
     }
     Ok(buf)
+}
+
+/// Read at most `limit` bytes of the regular file at `path` on a reviewer's behalf: as
+/// [`read_bounded`], and refused when the opened file's real path lies in a git
+/// directory (see the module doc). `--allow-outside-links` does not lift this.
+pub fn read_reviewed(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
+    let f = open_regular(path)?;
+    let real = real_path_of(&f, path)?;
+    if let Some(dir) = git_dir_holding(&real) {
+        return Err(Refusal::GitDir(dir.display().to_string()));
+    }
+    let mut buf = Vec::new();
+    f.take(limit + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| Refusal::Io(e.to_string()))?;
+    if buf.len() as u64 > limit {
+        return Err(Refusal::TooLarge(limit));
+    }
+    Ok(buf)
+}
+
+/// The real path of the opened handle (Linux: its `/proc/self/fd` link, so no swap of
+/// the name between the check and the open matters; elsewhere the name's real path).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "reader site: the real path of the handle just opened"
+)]
+fn real_path_of(f: &File, path: &Path) -> Result<PathBuf, Refusal> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        if let Ok(p) = std::fs::read_link(format!("/proc/self/fd/{}", f.as_raw_fd())) {
+            if p.is_absolute() {
+                return Ok(p);
+            }
+        }
+    }
+    let _ = f;
+    std::fs::canonicalize(path).map_err(|e| Refusal::Io(e.to_string()))
+}
+
+/// The git directory a real path lies in, if any: an ancestor named `.git` (any case),
+/// an ancestor that is a git directory (`HEAD` beside `objects/` and `refs/`, or beside
+/// `commondir`: a `gitdir:` target, a worktree's, a bare repository), or `$GIT_DIR`.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "reader site: whether a file to read lies in a git directory ($GIT_DIR and its ancestors' entries)"
+)]
+pub fn git_dir_holding(real: &Path) -> Option<PathBuf> {
+    if let Some(g) = std::env::var_os("GIT_DIR") {
+        if let Ok(g) = std::fs::canonicalize(g) {
+            if real.starts_with(&g) {
+                return Some(g);
+            }
+        }
+    }
+    for a in real.ancestors().skip(1) {
+        if a.file_name()
+            .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(".git"))
+        {
+            return Some(a.to_path_buf());
+        }
+        let head = a.join("HEAD").is_file();
+        if head
+            && ((a.join("objects").is_dir() && a.join("refs").is_dir())
+                || a.join("commondir").is_file())
+        {
+            return Some(a.to_path_buf());
+        }
+    }
+    None
 }
 
 /// The first `n` bytes (or fewer) of the regular file at `path`; `None` when it is not
@@ -270,6 +353,38 @@ mod tests {
         assert!(matches!(
             read_bounded(&fifo, 64),
             Err(Refusal::NotRegular("FIFO"))
+        ));
+    }
+
+    #[test]
+    fn a_file_in_a_git_directory_is_never_read_for_review() {
+        let d = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(d.path()).unwrap().join("checkout");
+        std::fs::create_dir_all(root.join(".git/refs")).unwrap();
+        std::fs::create_dir_all(root.join(".git/objects")).unwrap();
+        std::fs::write(root.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+        std::fs::write(root.join(".git/config"), "[http]\n").unwrap();
+        std::fs::write(root.join("ok.ral"), "[]").unwrap();
+        std::os::unix::fs::symlink(".git/config", root.join("p.ral")).unwrap();
+        assert_eq!(read_reviewed(&root.join("ok.ral"), 64).unwrap(), b"[]");
+        assert!(matches!(
+            read_reviewed(&root.join("p.ral"), 64),
+            Err(Refusal::GitDir(_))
+        ));
+        assert!(matches!(
+            read_reviewed(&root.join(".git/config"), 64),
+            Err(Refusal::GitDir(_))
+        ));
+        // a gitdir: target elsewhere, named by any name
+        let bare = d.path().join("elsewhere");
+        std::fs::create_dir_all(bare.join("refs")).unwrap();
+        std::fs::create_dir_all(bare.join("objects")).unwrap();
+        std::fs::write(bare.join("HEAD"), "x").unwrap();
+        std::fs::write(bare.join("config"), "x").unwrap();
+        std::os::unix::fs::symlink(bare.join("config"), root.join("q.ral")).unwrap();
+        assert!(matches!(
+            read_reviewed(&root.join("q.ral"), 64),
+            Err(Refusal::GitDir(_))
         ));
     }
 

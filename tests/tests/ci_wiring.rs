@@ -1,8 +1,15 @@
 //! The CI wiring people copy, run as it runs: `scripts/review-profiles` (the command
 //! `action.yml` runs) on a real git history where a profile change introduces a deputy
 //! prefix and widens exec, and every hook of `.pre-commit-hooks.yaml` on the code-review
-//! example's profiles (and the `fmt --check` hook on a profile out of layout). The action's install step (`cargo install`) is not re-run here:
-//! the test runs the binary this build made.
+//! example's profiles (and the `fmt --check` hook on a profile out of layout); and the
+//! Action's own steps, read from `action.yml` and run as the runner runs them, against a
+//! hostile checkout (a `rust-toolchain.toml` naming its own toolchain, a
+//! `.cargo/config.toml`, a `.git/config` with `core.fsmonitor`, `core.pager`,
+//! `diff.external`, a textconv driver, a credential helper and an `uploadpack`, and every
+//! hook) — proving none of the checkout's programs ran. The install step's `cargo` and
+//! `rustup` are recording stand-ins (a real install would build for minutes); what they
+//! record is its working directory, toolchain and CARGO_HOME, and the real rustup proxy is
+//! shown to obey RUSTUP_TOOLCHAIN over the checkout's `rust-toolchain.toml`.
 #![cfg_attr(
     test,
     allow(
@@ -49,7 +56,10 @@ fn git(dir: &Path, args: &[&str]) {
 #[test]
 fn the_actions_review_annotates_a_widening_change() {
     let action = std::fs::read_to_string(workspace_root().join("action.yml")).expect("action.yml");
-    assert!(action.contains("\"$GITHUB_ACTION_PATH/scripts/review-profiles\" \"$BASE\""));
+    assert!(action.contains("\"$GITHUB_ACTION_PATH/scripts/review-action\""));
+    let wrapper = std::fs::read_to_string(workspace_root().join("scripts/review-action"))
+        .expect("review-action");
+    assert!(wrapper.contains("exec \"$here/review-profiles\" \"$base\""));
     let dir = tempfile::tempdir().expect("scratch");
     let w = dir.path();
     git(w, &["init", "-q"]);
@@ -73,14 +83,16 @@ fn the_actions_review_annotates_a_widening_change() {
     };
     let o = run(&script, &["HEAD~1"], w, &env("0"));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
+    // the review forbids deputy-prefix: the change that introduces one fails it
+    assert_eq!(
+        o.status.code(),
+        Some(1),
         "{out}\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
     // deputy: the new exec entry makes a writable directory runnable
     assert!(
-        out.contains("::warning file=profiles/p.ral,line=11,col=13::deputy-prefix"),
+        out.contains("::error file=profiles/p.ral,line=11,col=13::deputy-prefix"),
         "{out}"
     );
     // diff: the widening, located at NEW's granting entry (line 7, column 5)
@@ -89,12 +101,6 @@ fn the_actions_review_annotates_a_widening_change() {
             "::warning file=profiles/p.ral,line=7,col=5::widens: exec widens: /home/dev/project/scripts/"
         ),
         "{out}"
-    );
-    let o = run(&script, &["HEAD~1"], w, &env("1"));
-    assert_eq!(
-        o.status.code(),
-        Some(1),
-        "RALC_FAIL_ON_WIDEN=1 fails a widening"
     );
     // no change of profiles: nothing to say
     let o = run(&script, &["HEAD"], w, &env("1"));
@@ -167,4 +173,359 @@ fn every_pre_commit_hook_runs_and_judges() {
         squeezed,
         "the hook writes nothing"
     );
+}
+
+/// One step of `action.yml`'s composite run: its working directory, environment and
+/// script, as written (the `${{ … }}` expressions still in them).
+#[derive(Debug, Default)]
+struct Step {
+    name: String,
+    working_directory: Option<String>,
+    env: Vec<(String, String)>,
+    run: String,
+}
+
+/// The steps of `action.yml` (its own plain layout: one-line values, an `env:` block).
+fn action_steps(text: &str) -> Vec<Step> {
+    let mut steps: Vec<Step> = Vec::new();
+    let mut in_env = false;
+    let unquote = |v: &str| {
+        let v = v.trim();
+        v.strip_prefix('\'')
+            .and_then(|v| v.strip_suffix('\''))
+            .map_or_else(|| v.to_string(), |v| v.replace("''", "'"))
+    };
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("    - name: ") {
+            steps.push(Step {
+                name: name.to_string(),
+                ..Step::default()
+            });
+            in_env = false;
+            continue;
+        }
+        let Some(step) = steps.last_mut() else {
+            continue;
+        };
+        if let Some(v) = line.strip_prefix("      working-directory: ") {
+            step.working_directory = Some(unquote(v));
+        } else if line == "      env:" {
+            in_env = true;
+        } else if let Some(v) = line.strip_prefix("      run: ") {
+            assert_ne!(v.trim(), "|", "a run: block is one line calling a script");
+            step.run = unquote(v);
+            in_env = false;
+        } else if in_env && line.starts_with("        ") {
+            let (k, v) = line.trim().split_once(": ").expect("KEY: VALUE");
+            step.env.push((k.to_string(), unquote(v)));
+        } else {
+            in_env = false;
+        }
+    }
+    steps
+}
+
+/// Replace the `${{ … }}` expressions the runner would, from `values`; panics on one the
+/// test does not know (so a new input is seen here first).
+fn expand(text: &str, values: &[(&str, String)]) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("${{") {
+        out.push_str(&rest[..i]);
+        let j = rest[i..].find("}}").expect("closed expression") + i;
+        let expr = rest[i + 3..j].trim();
+        let v = values
+            .iter()
+            .find(|(k, _)| *k == expr)
+            .unwrap_or_else(|| panic!("unknown expression `{expr}`"));
+        out.push_str(&v.1);
+        rest = &rest[j + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn write_exec(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+fn under(path: &Path, tree: &Path) -> bool {
+    let p = std::fs::canonicalize(path).expect("canonical");
+    let t = std::fs::canonicalize(tree).expect("canonical");
+    p.starts_with(t)
+}
+
+#[test]
+fn the_actions_steps_run_nothing_of_a_hostile_checkout() {
+    let action = std::fs::read_to_string(workspace_root().join("action.yml")).expect("action.yml");
+    let steps = action_steps(&action);
+    assert_eq!(steps.len(), 2, "{steps:?}");
+    for s in &steps {
+        assert!(
+            !s.run.contains("${{"),
+            "step `{}` splices an expression into its script: {}",
+            s.name,
+            s.run
+        );
+    }
+    let install = &steps[0];
+    let pinned = install
+        .env
+        .iter()
+        .find(|(k, _)| k == "RUSTUP_TOOLCHAIN")
+        .map(|(_, v)| v.clone())
+        .expect("the install step pins RUSTUP_TOOLCHAIN");
+    assert!(
+        pinned.chars().next().is_some_and(|c| c.is_ascii_digit()),
+        "a version, not a channel: {pinned}"
+    );
+
+    let root = tempfile::tempdir().expect("scratch");
+    let root = std::fs::canonicalize(root.path()).expect("canonical");
+    let ws = root.join("work/repo");
+    let temp = root.join("work/_temp");
+    let shims = root.join("shims");
+    let log = root.join("log");
+    std::fs::create_dir_all(&ws).expect("mkdir");
+    std::fs::create_dir_all(&temp).expect("mkdir");
+    // the marker every hostile program appends, built at run time
+    let ran = root.join("ran");
+    let evil = ws.join("evil.sh");
+    let evil_text = format!(
+        "#!/bin/sh\nprintf '%s-%s %s\\n' HOSTILE RAN \"$0\" >> '{}'\nexit 0\n",
+        ran.display()
+    );
+
+    // the base: three profiles, one a layer the others name
+    git(&ws, &["init", "-q", "-b", "main"]);
+    let example = workspace_root().join("examples/code-review");
+    let before = std::fs::read_to_string(example.join("before.ral")).expect("before.ral");
+    std::fs::create_dir_all(ws.join("profiles")).expect("mkdir");
+    std::fs::write(ws.join("profiles/p.ral"), &before).expect("write");
+    std::fs::write(ws.join("profiles/old-name.ral"), &before).expect("write");
+    std::fs::write(ws.join("profiles/layer.ral"), &before).expect("write");
+    std::fs::write(
+        ws.join("profiles/kept.ral"),
+        format!("# run with --restrict profiles/layer.ral\n{before}"),
+    )
+    .expect("write");
+    git(&ws, &["add", "."]);
+    git(&ws, &["commit", "-qm", "base"]);
+    git(&ws, &["update-ref", "refs/remotes/origin/main", "HEAD"]);
+
+    // the pull request: widen p.ral (no deputy prefix), rename-and-widen old-name.ral, add
+    // a file whose name is an option, delete the layer kept.ral names
+    let widened = before.replace(
+        "'/usr/local/bin/': 'allow',",
+        "'/usr/local/bin/': 'allow',\n    '/opt/bin/': 'allow',",
+    );
+    assert_ne!(widened, before);
+    std::fs::write(ws.join("profiles/p.ral"), &widened).expect("write");
+    git(
+        &ws,
+        &["mv", "profiles/old-name.ral", "profiles/new-name.ral"],
+    );
+    std::fs::write(ws.join("profiles/new-name.ral"), &widened).expect("write");
+    std::fs::write(ws.join("-p.ral"), &before).expect("write");
+    git(&ws, &["rm", "-q", "profiles/layer.ral"]);
+    // the checkout's hostile files, committed too
+    write_exec(&evil, &evil_text);
+    write_exec(&ws.join("tc/bin/cargo"), &evil_text);
+    write_exec(&ws.join("tc/bin/rustc"), &evil_text);
+    std::fs::write(
+        ws.join("rust-toolchain.toml"),
+        format!("[toolchain]\npath = \"{}\"\n", ws.join("tc").display()),
+    )
+    .expect("write");
+    std::fs::create_dir_all(ws.join(".cargo")).expect("mkdir");
+    std::fs::write(
+        ws.join(".cargo/config.toml"),
+        format!(
+            "[build]\nrustc-wrapper = \"{0}\"\nrustc = \"{0}\"\n[target.x86_64-unknown-linux-gnu]\nlinker = \"{0}\"\n",
+            evil.display()
+        ),
+    )
+    .expect("write");
+    std::fs::write(ws.join(".gitattributes"), "*.ral diff=evil filter=evil\n").expect("write");
+    git(&ws, &["add", "-A"]);
+    git(&ws, &["commit", "-qm", "the pull request"]);
+    // then .git/config and hooks (after the test's own commits)
+    let e = evil.display();
+    let mut config = std::fs::read_to_string(ws.join(".git/config")).expect("config");
+    config.push_str(&format!(
+        "[core]\n\tfsmonitor = {e}\n\tpager = {e}\n\tsshCommand = {e}\n\taskPass = {e}\n\
+         [diff]\n\texternal = {e}\n[diff \"evil\"]\n\ttextconv = {e}\n\tcommand = {e}\n\
+         [filter \"evil\"]\n\tclean = {e}\n\tsmudge = {e}\n\
+         [credential]\n\thelper = !{e}\n[pager]\n\tdiff = {e}\n\tshow = {e}\n\
+         [remote \"origin\"]\n\turl = {}\n\tuploadpack = {e}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n",
+        root.join("origin.git").display()
+    ));
+    std::fs::write(ws.join(".git/config"), config).expect("config");
+    for hook in [
+        "reference-transaction",
+        "post-checkout",
+        "post-merge",
+        "pre-commit",
+        "post-index-change",
+        "fsmonitor-watchman",
+        "pre-auto-gc",
+        "post-rewrite",
+        "push-to-checkout",
+    ] {
+        write_exec(&ws.join(".git/hooks").join(hook), &evil_text);
+    }
+
+    // recording stand-ins for the install step's cargo and rustup
+    let bin = ralc_bin();
+    write_exec(
+        &shims.join("cargo"),
+        &format!(
+            "#!/bin/sh\n{{ echo \"cwd=$(pwd -P)\"; echo \"toolchain=$RUSTUP_TOOLCHAIN\"; \
+             echo \"cargo_home=$CARGO_HOME\"; echo \"args=$*\"; }} >> '{log}'\n\
+             root=\nwhile [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\n\
+             mkdir -p \"$root/bin\" && cp '{bin}' \"$root/bin/ralc\"\n",
+            log = log.display(),
+            bin = bin.display()
+        ),
+    );
+    write_exec(
+        &shims.join("rustup"),
+        &format!("#!/bin/sh\necho \"rustup=$*\" >> '{}'\n", log.display()),
+    );
+    let path = format!(
+        "{}:{}",
+        shims.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let values = vec![
+        ("runner.temp", temp.display().to_string()),
+        (
+            "inputs.anchor",
+            "--home /home/dev --cwd /home/dev/project".to_string(),
+        ),
+        ("inputs.fail-on-widen", "true".to_string()),
+        ("inputs.base", String::new()),
+        ("github.base_ref", "main".to_string()),
+    ];
+    let mut outputs = Vec::new();
+    for step in &steps {
+        let dir = step.working_directory.as_deref().map_or_else(
+            || ws.clone(),
+            |d| Path::new(&expand(d, &values)).to_path_buf(),
+        );
+        let mut env: Vec<(&str, String)> = vec![
+            ("GITHUB_ACTION_PATH", workspace_root().display().to_string()),
+            ("GITHUB_WORKSPACE", ws.display().to_string()),
+            ("PATH", path.clone()),
+        ];
+        for (k, v) in &step.env {
+            env.push((k.as_str(), expand(v, &values)));
+        }
+        let o = run(Path::new("bash"), &["-e", "-c", &step.run], &dir, &env);
+        outputs.push(o);
+    }
+    let recorded = std::fs::read_to_string(&log).expect("the install step ran cargo");
+    // the install: the action's own source, the pinned toolchain, nothing of the checkout
+    assert!(outputs[0].status.success(), "{:?}", outputs[0]);
+    let cwd = recorded
+        .lines()
+        .find_map(|l| l.strip_prefix("cwd="))
+        .expect("cwd");
+    assert!(
+        !under(Path::new(cwd), &ws),
+        "cargo ran in the checkout: {cwd}"
+    );
+    assert!(
+        recorded.contains(&format!("toolchain={pinned}\n")),
+        "{recorded}"
+    );
+    let home = recorded
+        .lines()
+        .find_map(|l| l.strip_prefix("cargo_home="))
+        .expect("cargo_home");
+    assert!(
+        !under(Path::new(home), &ws),
+        "CARGO_HOME in the checkout: {home}"
+    );
+    assert!(
+        recorded.contains(&format!(
+            "--path {}/compiler",
+            std::fs::canonicalize(workspace_root())
+                .expect("canonical")
+                .display()
+        )),
+        "{recorded}"
+    );
+    assert!(
+        recorded.contains(&format!("rustup=toolchain install")),
+        "{recorded}"
+    );
+    // the review: every changed profile, the deletion, the widenings, failing as asked
+    let review = &outputs[1];
+    let out = String::from_utf8_lossy(&review.stdout);
+    for f in [
+        "profiles/p.ral",
+        "profiles/new-name.ral",
+        "-p.ral",
+        "profiles/kept.ral",
+    ] {
+        assert!(
+            out.contains(&format!("::group::ralc review of {f}\n")),
+            "{f} not reviewed:\n{out}\n{}",
+            String::from_utf8_lossy(&review.stderr)
+        );
+    }
+    assert!(
+        out.contains("::warning file=profiles/layer.ral::widens: the profile is deleted"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "::warning file=profiles/new-name.ral,line=7,col=5::widens: exec widens: /opt/bin/"
+        ),
+        "the rename is diffed against its old name: {out}"
+    );
+    assert!(
+        out.contains("::warning file=profiles/p.ral,line=7,col=5::widens: exec widens: /opt/bin/"),
+        "{out}"
+    );
+    assert_eq!(review.status.code(), Some(1), "fail-on-widen: {out}");
+    // nothing of the checkout ran, at either step
+    assert!(
+        !ran.exists(),
+        "the checkout's program ran: {}",
+        std::fs::read_to_string(&ran).unwrap_or_default()
+    );
+
+    // the real rustup proxy, in the checkout itself, obeys RUSTUP_TOOLCHAIN over the
+    // checkout's rust-toolchain.toml (the install step's cwd is outside it besides)
+    let real_rustup = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("rustup"))
+        .find(|p| p.is_file());
+    match real_rustup {
+        None => println!("skip: no rustup on PATH; the real proxy's precedence is not shown"),
+        Some(_) => {
+            let have = run(
+                Path::new("rustup"),
+                &["run", &pinned, "cargo", "--version"],
+                &root,
+                &[],
+            );
+            if !have.status.success() {
+                println!("skip: toolchain {pinned} is not installed here; the proxy's precedence is not shown");
+            } else {
+                let o = run(
+                    Path::new("cargo"),
+                    &["--version"],
+                    &ws,
+                    &[("RUSTUP_TOOLCHAIN", pinned.clone())],
+                );
+                assert!(o.status.success(), "{o:?}");
+                assert!(!ran.exists(), "the checkout's toolchain ran");
+            }
+        }
+    }
 }

@@ -132,3 +132,105 @@ fn a_broken_side_or_a_bad_role_exits_2() {
         (0, "verdict: same (0 widening, 0 narrowing)")
     );
 }
+
+/// The exec entries the property test draws from, by key (a profile takes at most one
+/// of each): installed tools and absent ones, name vetoes, subcommand lists, selectors
+/// that resolve and one that may not, directories, files.
+const POOL: &[&[&str]] = &[
+    &["'system:': 'allow'"],
+    &["bash: 'deny'", "bash: 'allow'"],
+    &["curl: 'deny'"],
+    &[
+        "git: ['status']",
+        "git: ['status', 'push']",
+        "git: 'allow'",
+        "git: 'deny'",
+    ],
+    &["'evil-tool': 'allow'", "'evil-tool': 'deny'"],
+    &["'cargo:': 'allow'"],
+    &["'/usr/local/bin/': 'allow'"],
+    &["'/usr/bin/env': 'deny'"],
+];
+
+fn profile() -> impl proptest::strategy::Strategy<Value = Vec<&'static str>> {
+    use proptest::prelude::*;
+    POOL.iter()
+        .map(|g| proptest::option::of(proptest::sample::select(g.to_vec())))
+        .collect::<Vec<_>>()
+        .prop_map(|v| v.into_iter().flatten().collect())
+}
+
+/// The questions asked of both sides: the pool's subjects and a sample outside them.
+const QUESTIONS: &[&str] = &[
+    "exec bash",
+    "exec /usr/bin/bash",
+    "exec curl",
+    "exec git",
+    "exec git status",
+    "exec git push",
+    "exec git log",
+    "exec evil-tool",
+    "exec /usr/bin/env",
+    "exec ls",
+    "exec /usr/local/bin/x",
+    "exec /opt/x",
+];
+
+fn verdicts(dir: &Path, file: &str) -> Vec<String> {
+    std::fs::write(dir.join("q"), QUESTIONS.join("\n")).expect("write");
+    let (code, out, err) = run_ralc(
+        dir,
+        &[
+            "why",
+            "-p",
+            file,
+            "--batch",
+            "q",
+            "--home",
+            "/home/dev",
+            "--cwd",
+            "/home/dev/project",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    out.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            v["verdict"].as_str().expect("verdict").to_string()
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+    /// `diff` says `same` only when `why` agrees on every question over both profiles'
+    /// entries and a sample outside them (and, where it says `same`, so does the text:
+    /// a difference the host cannot show is reported as written).
+    #[test]
+    fn diff_says_same_only_when_why_agrees(
+        a in profile(),
+        b in profile(),
+    ) {
+        let dir = tempfile::tempdir().expect("scratch");
+        let write = |name: &str, entries: &[&str]| {
+            std::fs::write(dir.path().join(name), format!("[exec: [{}]]\n", entries.join(", ")))
+                .expect("write");
+        };
+        write("a.ral", &a);
+        write("b.ral", &b);
+        let (code, out) = diff(dir.path(), &["a.ral".into(), "b.ral".into()], "json");
+        proptest::prop_assert!(code == 0 || code == 1, "{out}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+        if v["verdict"] == "same" {
+            proptest::prop_assert_eq!(
+                verdicts(dir.path(), "a.ral"),
+                verdicts(dir.path(), "b.ral"),
+                "diff said same: {:?} vs {:?}", a, b
+            );
+        }
+        // the converse where it can be told: a verdict that differs is never `same`
+        if verdicts(dir.path(), "a.ral") != verdicts(dir.path(), "b.ral") {
+            proptest::prop_assert_ne!(&v["verdict"], "same");
+        }
+    }
+}

@@ -90,6 +90,10 @@ pub enum Region {
     },
     /// A flag (`net`, `detach`, `editor.write`, `shell.chdir`).
     Flag(Flag),
+    /// Wherever an entry that takes no effect on this host would (`'cargo:': allow` with
+    /// no cargo home here, a name `which` does not find): compared as written
+    /// (`cli::dormant`).
+    Unresolved(String),
 }
 
 impl Region {
@@ -113,6 +117,7 @@ impl Region {
                 }
             }
             Region::Flag(f) => f.name(),
+            Region::Unresolved(entry) => format!("(where {entry} resolves)"),
         }
     }
 }
@@ -251,7 +256,12 @@ pub fn boundaries(stacks: [&GrantStack; 2], r: &dyn Resolve) -> BTreeSet<String>
                         ExecKey::File(p) | ExecKey::Dir(p) => {
                             b.insert(norm(p.real().as_str()));
                         }
-                        ExecKey::Name(_) => {}
+                        // a name veto too: where it resolves, its judgment turns
+                        ExecKey::Name(n) => {
+                            if let Some((_, real)) = r.which(n) {
+                                b.insert(norm(real.as_str()));
+                            }
+                        }
                     }
                 }
             }

@@ -131,6 +131,10 @@ pub struct CheckArgs {
     /// Set a lint to deny (repeatable).
     #[arg(short = 'D', value_name = "LINT")]
     pub deny: Vec<String>,
+    /// Forbid a lint (repeatable): denied, and no `# ralc: allow(…)` in a profile lowers
+    /// it (rustc's `-F`; what a CI reviewing someone else's profile uses).
+    #[arg(long = "forbid", short = 'F', value_name = "LINT")]
+    pub forbid: Vec<String>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -216,6 +220,10 @@ pub struct DeputyArgs {
     /// Exit 1 when there is a finding.
     #[arg(long)]
     pub deny: bool,
+    /// Exit 1 when there is a finding, and report every finding: no `# ralc: allow(…)`
+    /// directive in a profile hides one (what a CI reviewing someone else's profile uses).
+    #[arg(long)]
+    pub forbid: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -55,7 +55,9 @@ pub fn run(args: &CheckArgs) -> i32 {
         eprintln!("ralc check: name at least one profile (FILE, -p FILE or std:NAME)");
         return super::EXIT_USAGE;
     }
-    let levels = match crate::lint::LintLevels::from_cli(&args.allow, &args.warn, &args.deny) {
+    let levels = match crate::lint::LintLevels::from_cli(&args.allow, &args.warn, &args.deny)
+        .and_then(|l| l.forbid(&args.forbid))
+    {
         Ok(l) => l,
         Err(e) => {
             eprintln!("ralc check: {e}");

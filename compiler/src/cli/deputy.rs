@@ -229,15 +229,24 @@ pub fn run(args: &DeputyArgs) -> i32 {
         return super::EXIT_BROKEN;
     };
     let places = crate::lint::Places::from_ctx(&compiled.ctx);
-    let findings = Report {
-        prefixes: without_allowed(deputy::deputy_prefixes(stack), &compiled.sources),
-        host_run: host_run_without_allowed(
-            host_run::host_run_writable(stack, &places),
-            &compiled.sources,
-        ),
+    // --forbid: the reviewed file's directives hide nothing
+    let findings = if args.forbid {
+        Report {
+            prefixes: deputy::deputy_prefixes(stack),
+            host_run: host_run::host_run_writable(stack, &places),
+        }
+    } else {
+        Report {
+            prefixes: without_allowed(deputy::deputy_prefixes(stack), &compiled.sources),
+            host_run: host_run_without_allowed(
+                host_run::host_run_writable(stack, &places),
+                &compiled.sources,
+            ),
+        }
     };
+    let deny = args.deny || args.forbid;
     // under --quiet a human report is printed only when its findings fail the run
-    let silent = super::quiet() && args.format == Format::Human && !args.deny;
+    let silent = super::quiet() && args.format == Format::Human && !deny;
     print!(
         "{}",
         if silent {
@@ -246,13 +255,13 @@ pub fn run(args: &DeputyArgs) -> i32 {
             report(
                 &findings,
                 args.format,
-                args.deny,
+                deny,
                 &compiled.sources,
                 cwd.as_deref(),
             )
         }
     );
-    exit_code(&findings, args.deny)
+    exit_code(&findings, deny)
 }
 
 #[cfg(test)]

@@ -274,7 +274,12 @@ pub fn run(args: &DiffArgs) -> i32 {
     let (Some(o), Some(n)) = (&old_c.stack, &new_c.stack) else {
         return super::EXIT_USAGE;
     };
-    let changes = residual::residual(o, n, &ctx);
+    let mut changes = residual::residual(o, n, &ctx);
+    changes.extend(super::dormant::changes(
+        (&old_c.typed, &old_c.layers, &old_c.sources),
+        (&new_c.typed, &new_c.layers, &new_c.sources),
+        &ctx,
+    ));
     let (sources, base) = merged_sources(&old_c.sources, &new_c.sources);
     print!(
         "{}",

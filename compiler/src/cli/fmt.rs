@@ -76,7 +76,7 @@ fn one(name: &str, check: bool) -> Outcome {
     let formatted = match format::format_source(id, &bytes) {
         Ok(t) => t,
         Err(Refusal::Syntax(diags)) => {
-            if let Some(end) = crate::syntax::first_lex_error_end(id, &diags) {
+            if let Some(end) = crate::syntax::quote_limit(id, &diags) {
                 sources.limit_quoting(id, end);
             }
             report(&diags, &sources);
@@ -123,15 +123,24 @@ fn report(diags: &[Diagnostic], sources: &SourceMap) {
     eprint!("{}", diag::human::render(diags, sources, color));
 }
 
-/// Replace the file `name` (through links: the file itself) with `text`: written to a new
-/// sibling, given the file's permissions, then renamed over it, so a reader never sees a
-/// half-written profile.
+/// Replace the file `name` with `text`: written to a new sibling, given the file's
+/// permissions, then renamed over it, so a reader never sees a half-written profile.
+/// Never through a link: a name that is a link is refused (format the file it leads to
+/// by its own name); the read before it already refused a file outside the tree or in a
+/// git directory, whatever directory links led there.
 #[allow(
     clippy::disallowed_methods,
     reason = "fmt site: the formatted profile, written to a new sibling file then renamed over the original"
 )]
 fn write_in_place(name: &str, text: &str) -> Result<(), String> {
     let path = std::fs::canonicalize(name).map_err(|e| e.to_string())?;
+    let link = std::fs::symlink_metadata(name).map_err(|e| e.to_string())?;
+    if link.file_type().is_symlink() {
+        return Err(format!(
+            "it is reached through a link (to `{}`); ralc fmt never writes through a link: name the file itself",
+            crate::diag::escape::text(&path.display().to_string())
+        ));
+    }
     let meta = std::fs::metadata(&path).map_err(|e| e.to_string())?;
     let (Some(dir), Some(file)) = (path.parent(), path.file_name()) else {
         return Err("it has no directory".into());

@@ -7,6 +7,7 @@ pub mod check;
 pub mod completions;
 pub mod deputy;
 pub mod diff;
+pub mod dormant;
 pub mod explain;
 pub mod fmt;
 pub mod progress;

@@ -159,17 +159,12 @@ pub fn json(q: &Question, d: &Decision) -> String {
     serde_json::to_string(&a).unwrap_or_else(|_| String::from("{}"))
 }
 
-/// A batch line that is not a question, as JSON: the line is echoed as a bounded,
-/// escaped prefix ([`BATCH_ECHO`] characters), never whole.
-pub fn json_error(line: &str, message: &str) -> String {
-    use crate::diag::escape::{clip, text};
-    let line = text(&clip(line, BATCH_ECHO)).into_owned();
-    let message = text(&clip(message, 2 * BATCH_ECHO)).into_owned();
-    serde_json::json!({ "line": line, "error": message }).to_string()
+/// A batch line that is not a question, as JSON: its 1-based line number and what a
+/// question is. The line's text is never echoed: a questions file may be anything (a
+/// link to a secret), and only what parsed as a question is repeated.
+pub fn json_error(line: usize) -> String {
+    serde_json::json!({ "line": line, "error": format!("not a question: {USAGE}") }).to_string()
 }
-
-/// The most characters of a batch line echoed in an error answer.
-pub const BATCH_ECHO: usize = 64;
 
 /// The human answer: the verdict with its reason, each deciding entry, the hint; every
 /// line escaped (`diag::escape`), so no path or entry can start a line of its own.
@@ -262,16 +257,16 @@ pub fn batch(stack: &GrantStack, r: &dyn Resolve, input: &str, out: &mut String)
     let host = BatchHost::new(r);
     let r: &dyn Resolve = &host;
     let mut all = true;
-    for line in input.lines() {
+    for (n, line) in input.lines().enumerate() {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
         match parse_line(t) {
             Ok(q) => out.push_str(&json(&q, &answer(stack, r, &q))),
-            Err(e) => {
+            Err(_) => {
                 all = false;
-                out.push_str(&json_error(t, &e));
+                out.push_str(&json_error(n + 1));
             }
         }
         out.push('\n');
@@ -351,7 +346,7 @@ fn read_batch(name: &str, outside_ok: bool) -> Result<String, String> {
             let cwd = reader::working_dir().map_err(|e| format!("cannot read `{name}`: {e}"))?;
             reader::check_contained(name, &cwd).map_err(refused)?;
         }
-        reader::read_bounded(std::path::Path::new(name), BATCH_LIMIT).map_err(refused)?
+        reader::read_reviewed(std::path::Path::new(name), BATCH_LIMIT).map_err(refused)?
     };
     String::from_utf8(bytes).map_err(|_| format!("cannot read `{name}`: it is not UTF-8 text"))
 }
@@ -442,7 +437,18 @@ mod tests {
         assert!(batch(&s, &h, "exec git push\n\nflag net\n", &mut out));
         assert_eq!(out.lines().count(), 2);
         assert!(out.contains(r#""reason":"subcommand""#));
-        assert!(!batch(&s, &h, "bogus\n", &mut out));
+        let mut bad = String::new();
+        assert!(!batch(
+            &s,
+            &h,
+            "# a comment\nextraheader = AUTHORIZATION: basic c2VjcmV0\n",
+            &mut bad
+        ));
+        assert!(bad.starts_with(r#"{"line":2,"#), "{bad}");
+        assert!(
+            !bad.contains("c2VjcmV0") && !bad.contains("extraheader"),
+            "{bad}"
+        );
     }
 
     /// A resolver that counts the questions put to it.

@@ -200,10 +200,13 @@ pub fn explain_page(name: &str) -> Option<String> {
     lookup(name).map(|l| docs::page(l.info()))
 }
 
-/// The command line's lint levels (`-A/-W/-D LINT`), over the registry's defaults.
+/// The command line's lint levels (`-A/-W/-D LINT`), over the registry's defaults, and
+/// the lints it forbids (`--forbid LINT`, like rustc's `-F`): denied, and no directive of
+/// a profile lowers them (the reviewer's CI levels win over the reviewed file's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LintLevels {
     set: BTreeMap<&'static str, Level>,
+    forbidden: std::collections::BTreeSet<&'static str>,
 }
 
 impl LintLevels {
@@ -221,6 +224,21 @@ impl LintLevels {
             }
         }
         Ok(l)
+    }
+    /// Forbid these lints (`--forbid LINT`): each is denied and a profile's directive
+    /// cannot lower it. An unknown lint name is an error naming it (a usage error).
+    pub fn forbid(mut self, names: &[String]) -> Result<Self, String> {
+        for n in names {
+            self.set(n, Level::Deny)?;
+            if let Some(lint) = lookup(n) {
+                self.forbidden.insert(lint.info().name);
+            }
+        }
+        Ok(self)
+    }
+    /// Whether the command line forbids this lint (no directive lowers it).
+    pub fn is_forbidden(&self, info: &LintInfo) -> bool {
+        self.forbidden.contains(info.name)
     }
     /// Set one lint's level.
     pub fn set(&mut self, name: &str, level: Level) -> Result<(), String> {
@@ -328,8 +346,12 @@ pub fn run_layers(input: &LintInput<'_>, levels: &LintLevels) -> Vec<Diagnostic>
             if info.authoring && in_std_profile(&f, input.sources) {
                 continue;
             }
-            let level = directive_level(&directives, info.name, &f, input.sources)
-                .unwrap_or_else(|| levels.level(info));
+            let level = if levels.is_forbidden(info) {
+                Level::Deny
+            } else {
+                directive_level(&directives, info.name, &f, input.sources)
+                    .unwrap_or_else(|| levels.level(info))
+            };
             if let Some(sev) = level.severity() {
                 out.push(leveled(info, sev, f));
             }

@@ -26,7 +26,7 @@ pub fn front_end(
         Ok(bytes) => {
             let id = sources.add(name, bytes.clone());
             let (t, d) = crate::typecheck::check_source(id, &bytes);
-            if let Some(end) = crate::syntax::first_lex_error_end(id, &d) {
+            if let Some(end) = crate::syntax::quote_limit(id, &d) {
                 sources.limit_quoting(id, end);
             }
             (id, t, d)

@@ -126,7 +126,7 @@ impl Loader for Files {
             Ok(cwd) => cwd.join(name),
             Err(_) => PathBuf::from(name),
         };
-        crate::reader::read_bounded(&path, crate::reader::PROFILE_LIMIT).map_err(refused)
+        crate::reader::read_reviewed(&path, crate::reader::PROFILE_LIMIT).map_err(refused)
     }
 
     #[allow(

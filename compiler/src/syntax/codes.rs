@@ -29,6 +29,11 @@ pub const E0109: &str = "E0109";
 /// not be a profile at all; see `SourceMap::limit_quoting`).
 pub const LEX_CODES: &[&str] = &[E0101, E0102, E0103, E0104, E0109];
 
+/// The codes of parsing errors after which the text may not be a profile at all: from
+/// the first of them on, a file is never quoted. (A duplicate key, mixed elements or a
+/// misplaced spread are errors in text that did parse as a profile's structure.)
+pub const PARSE_CODES: &[&str] = &[E0105];
+
 /// Codes this stage reports.
 pub const CODES: &[CodeInfo] = &[
     CodeInfo {

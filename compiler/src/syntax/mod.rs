@@ -47,11 +47,18 @@ pub fn parse_with_comments(
     (program, comments, diags)
 }
 
-/// The end of the first lexing error among `diags` for `file`, if there is one.
-pub fn first_lex_error_end(file: FileId, diags: &[Diagnostic]) -> Option<usize> {
+/// How far `file` may be quoted given its syntax diagnostics among `diags`: only what
+/// lexed and parsed as a profile, up to the end of its first lexing or parsing error (the
+/// offending character or token is shown, which the message names anyway; what follows
+/// is not: it may not be a profile at all, as a `.git/config` is not). `None` when the
+/// file has no such error.
+pub fn quote_limit(file: FileId, diags: &[Diagnostic]) -> Option<usize> {
     diags
         .iter()
-        .filter(|d| codes::LEX_CODES.contains(&d.code.as_str()))
+        .filter(|d| {
+            let code = d.code.as_str();
+            codes::LEX_CODES.contains(&code) || codes::PARSE_CODES.contains(&code)
+        })
         .filter_map(|d| d.span.filter(|s| s.file == file))
         .min_by_key(|s| s.start)
         .map(|s| s.end)
