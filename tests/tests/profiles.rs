@@ -165,6 +165,48 @@ fn code(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The `std:secrets` block of a profile: from its opening marker to its closing one.
+fn secrets_block(name: &str, text: &str) -> String {
+    let start = text
+        .find("# --- std:secrets")
+        .unwrap_or_else(|| panic!("std:{name} carries no std:secrets block"));
+    let end = text[start..]
+        .find("# --- end std:secrets ---")
+        .unwrap_or_else(|| panic!("std:{name}: the std:secrets block is not closed"));
+    text[start..start + end].to_string()
+}
+
+#[test]
+fn every_std_policy_carries_std_secrets_verbatim_and_excludes_it() {
+    let want = secrets_block("secrets", ralc::std_profiles::get("secrets").unwrap());
+    let mut carried = 0;
+    for (name, src) in ralc::std_profiles::ALL {
+        if ralc::std_profiles::FRAGMENTS.contains(name) || *name == "dangerous" {
+            continue;
+        }
+        assert_eq!(
+            secrets_block(name, src),
+            want,
+            "std:{name}'s copy of std:secrets differs"
+        );
+        assert!(
+            code(src).contains(&"    deny: $secrets,"),
+            "std:{name} does not exclude $secrets"
+        );
+        carried += 1;
+    }
+    assert_eq!(
+        carried, 5,
+        "minimal, read-only, edit-only, reasonable, confined"
+    );
+    // the lint reads the same list
+    let list = ralc::lint::secret_exposure::std_secrets();
+    assert!(list.len() >= 30, "{list:?}");
+    for entry in &list {
+        assert!(want.contains(&format!("'{entry}'")), "{entry}");
+    }
+}
+
 #[test]
 fn confined_is_reasonable_offline() {
     let reasonable = ralc::std_profiles::get("reasonable").unwrap();
