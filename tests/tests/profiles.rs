@@ -293,3 +293,35 @@ fn every_documented_promise_holds_as_a_judgment() {
     assert!(n >= 60, "only {n} promises");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// First contact (issue #27): the README's first command, and `check` of every shipped
+/// file by its path inside the clone (policies and fragments), print nothing; a copy that
+/// differs from the embedded text is judged as any profile (self-writable there).
+#[test]
+fn checking_a_shipped_file_inside_the_clone_is_silent() {
+    use ralc_tests::bin::{run_ralc, target_dir, workspace_root};
+    let root = workspace_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains("cargo run --release --bin ralc -- check std-profiles/reasonable.ral"),
+        "the README's first command changed: update this test"
+    );
+    assert!(readme.contains("cargo install --path compiler"));
+    for (name, _) in ralc::std_profiles::ALL {
+        let rel = format!("std-profiles/{name}.ral");
+        let (code, out, err) = run_ralc(&root, &["check", &rel]);
+        assert_eq!(code, Some(0), "{rel}: {out}{err}");
+        assert_eq!(format!("{out}{err}"), "", "{rel} is not silent");
+    }
+    let scratch = target_dir().join(format!("first-contact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(scratch.join("std-profiles")).unwrap();
+    let edited = format!("{}# edited\n", ralc::std_profiles::get("minimal").unwrap());
+    std::fs::write(scratch.join("std-profiles/minimal.ral"), edited).unwrap();
+    let (_, out, err) = run_ralc(&scratch, &["check", "std-profiles/minimal.ral"]);
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        format!("{out}{err}").contains("self-writable"),
+        "an edited copy must be judged: {out}{err}"
+    );
+}
