@@ -722,11 +722,21 @@ mod tests {
     }
 
     #[test]
-    fn records_break_lists_fit() {
+    fn the_profile_keeps_one_axis_a_line_and_what_fits_stays_on_one() {
         assert_eq!(
             fmt("[exec: [git: 'allow'], fs: [read: [\"/a\", '/b']]]"),
-            "[\n  exec: [\n    git: 'allow',\n  ],\n  fs: [\n    read: ['/a', '/b'],\n  ],\n]\n"
+            "[\n  exec: [git: 'allow'],\n  fs: [read: ['/a', '/b']],\n]\n"
         );
+        // past the width, a record breaks as a list does
+        let long: Vec<String> = (0..8)
+            .map(|i| format!("'/a/long/path/{i}': 'allow'"))
+            .collect();
+        let out = fmt(&format!("[exec: [{}]]", long.join(", ")));
+        assert!(
+            out.starts_with("[\n  exec: [\n    '/a/long/path/0': 'allow',\n"),
+            "{out}"
+        );
+        assert!(out.lines().all(|l| width(l) <= WIDTH), "{out}");
     }
 
     #[test]
