@@ -1,6 +1,6 @@
 //! The standard profiles, embedded in the binary and named `std:NAME` (`docs/profiles.md`):
 //! the policies `minimal`, `read-only`, `edit-only`, `reasonable`, `confined`, `dangerous`,
-//! and the `--extend` fragments `rust`, `node`, `python`, `go`, `java`. Data only: it
+//! and the `--extend` fragments `rust`, `node`, `python`, `go`, `java`, `secrets`. Data only: it
 //! never reads a file at run time.
 
 /// Every standard profile: (name, source text).
@@ -28,10 +28,11 @@ pub const ALL: &[(&str, &str)] = &[
     ("python", include_str!("../../std-profiles/python.ral")),
     ("go", include_str!("../../std-profiles/go.ral")),
     ("java", include_str!("../../std-profiles/java.ral")),
+    ("secrets", include_str!("../../std-profiles/secrets.ral")),
 ];
 
 /// The fragments among them: meant for `--extend` (an omitted axis adds nothing).
-pub const FRAGMENTS: &[&str] = &["rust", "node", "python", "go", "java"];
+pub const FRAGMENTS: &[&str] = &["rust", "node", "python", "go", "java", "secrets"];
 
 /// The source of `std:NAME`.
 pub fn get(name: &str) -> Option<&'static str> {

@@ -646,3 +646,33 @@ proptest! {
         prop_assert!(parsed, "does not parse:\n{}", text);
     }
 }
+
+/// The shipped files are in the canonical layout (issue #27): `ralc fmt --check
+/// std-profiles/*.ral examples/**/*.ral` passes, through the binary.
+#[test]
+fn the_shipped_profiles_and_examples_are_formatted() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    ral_files(&root.join("std-profiles"), &mut files);
+    ral_files(&root.join("examples"), &mut files);
+    files.sort();
+    assert!(files.len() >= 20, "found only {} files", files.len());
+    let mut args = vec!["fmt".to_string(), "--check".to_string()];
+    args.extend(files.iter().map(|f| f.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = ralc_tests::bin::run_ralc(&root, &args);
+    assert_eq!(code, Some(0), "ralc fmt --check fails:\n{out}{err}");
+    for line in files.iter().flat_map(|f| {
+        String::from_utf8_lossy(&read(f))
+            .lines()
+            .map(|l| (f.display().to_string(), l.chars().count()))
+            .collect::<Vec<_>>()
+    }) {
+        assert!(
+            line.1 <= ralc::format::WIDTH,
+            "{}: a line of {} columns",
+            line.0,
+            line.1
+        );
+    }
+}

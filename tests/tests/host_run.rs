@@ -55,8 +55,22 @@ fn repository(root: &Path) -> PathBuf {
         "init",
     ]);
     std::fs::write(proj.join(".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::write(proj.join(".env"), "TOKEN=s3cret\n").unwrap();
+    for f in PROJECT_FILES {
+        let path = proj.join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "kept\n").unwrap();
+    }
     proj
 }
+
+/// Project files the host's tools run or load later, present in the fixture.
+const PROJECT_FILES: &[&str] = &[
+    ".github/workflows/ci.yml",
+    ".cargo/config.toml",
+    ".mcp.json",
+    ".envrc",
+];
 
 const HOSTILE: &str = "printf '%s-%s\\n' LAUNCH ED; \
     echo 'echo owned' >> .git/hooks/pre-commit && printf '%s-%s\\n' ESC APED; \
@@ -66,6 +80,11 @@ const HOSTILE: &str = "printf '%s-%s\\n' LAUNCH ED; \
     mv .git/hooks .git/hooks-away && printf '%s-%s\\n' ESC APED; \
     echo '{\"tasks\": []}' > .vscode/tasks.json && printf '%s-%s\\n' ESC APED; \
     mv .vscode vscode-away && printf '%s-%s\\n' ESC APED; \
+    echo 'run: owned' > .github/workflows/ci.yml && printf '%s-%s\\n' ESC APED; \
+    echo '[alias]' > .cargo/config.toml && printf '%s-%s\\n' ESC APED; \
+    echo '{}' > .mcp.json && printf '%s-%s\\n' ESC APED; \
+    echo 'echo owned' > .envrc && printf '%s-%s\\n' ESC APED; \
+    grep -q s3cret .env && printf '%s-%s\\n' ESC APED; \
     git status --short >/dev/null && echo STATUS-OK";
 
 #[test]
@@ -101,6 +120,10 @@ fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
         );
         assert!(stdout.contains("LAUNCH-ED"), "never ran: {all}");
         assert!(
+            !stdout.contains("s3cret"),
+            "the project's .env was read: {all}"
+        );
+        assert!(
             !stdout.contains("ESC-APED") && !stderr.contains("ESC-APED"),
             "{all}"
         );
@@ -120,6 +143,15 @@ fn the_std_profiles_keep_what_the_host_runs_read_only_and_git_working() {
         );
         assert!(!proj.join(".git/hooks/post-checkout").exists(), "{all}");
         assert!(!proj.join(".git/hooks-away").exists(), "{all}");
+        // Present project files the host runs (an absent one cannot be masked by bwrap
+        // under a writable prefix: docs/linux.md, "What is not covered").
+        for kept in PROJECT_FILES {
+            assert_eq!(
+                std::fs::read_to_string(proj.join(kept)).unwrap(),
+                "kept\n",
+                "{kept} rewritten: {all}"
+            );
+        }
         assert_eq!(
             std::fs::read_to_string(proj.join(".vscode/tasks.json")).unwrap(),
             "{}\n",

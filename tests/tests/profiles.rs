@@ -165,6 +165,48 @@ fn code(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The `std:secrets` block of a profile: from its opening marker to its closing one.
+fn secrets_block(name: &str, text: &str) -> String {
+    let start = text
+        .find("# --- std:secrets")
+        .unwrap_or_else(|| panic!("std:{name} carries no std:secrets block"));
+    let end = text[start..]
+        .find("# --- end std:secrets ---")
+        .unwrap_or_else(|| panic!("std:{name}: the std:secrets block is not closed"));
+    text[start..start + end].to_string()
+}
+
+#[test]
+fn every_std_policy_carries_std_secrets_verbatim_and_excludes_it() {
+    let want = secrets_block("secrets", ralc::std_profiles::get("secrets").unwrap());
+    let mut carried = 0;
+    for (name, src) in ralc::std_profiles::ALL {
+        if ralc::std_profiles::FRAGMENTS.contains(name) || *name == "dangerous" {
+            continue;
+        }
+        assert_eq!(
+            secrets_block(name, src),
+            want,
+            "std:{name}'s copy of std:secrets differs"
+        );
+        assert!(
+            code(src).contains(&"    deny: $secrets,"),
+            "std:{name} does not exclude $secrets"
+        );
+        carried += 1;
+    }
+    assert_eq!(
+        carried, 5,
+        "minimal, read-only, edit-only, reasonable, confined"
+    );
+    // the lint reads the same list
+    let list = ralc::lint::secret_exposure::std_secrets();
+    assert!(list.len() >= 30, "{list:?}");
+    for entry in &list {
+        assert!(want.contains(&format!("'{entry}'")), "{entry}");
+    }
+}
+
 #[test]
 fn confined_is_reasonable_offline() {
     let reasonable = ralc::std_profiles::get("reasonable").unwrap();
@@ -250,4 +292,36 @@ fn every_documented_promise_holds_as_a_judgment() {
     }
     assert!(n >= 60, "only {n} promises");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// First contact (issue #27): the README's first command, and `check` of every shipped
+/// file by its path inside the clone (policies and fragments), print nothing; a copy that
+/// differs from the embedded text is judged as any profile (self-writable there).
+#[test]
+fn checking_a_shipped_file_inside_the_clone_is_silent() {
+    use ralc_tests::bin::{run_ralc, target_dir, workspace_root};
+    let root = workspace_root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(
+        readme.contains("cargo run --release --bin ralc -- check std-profiles/reasonable.ral"),
+        "the README's first command changed: update this test"
+    );
+    assert!(readme.contains("cargo install --path compiler"));
+    for (name, _) in ralc::std_profiles::ALL {
+        let rel = format!("std-profiles/{name}.ral");
+        let (code, out, err) = run_ralc(&root, &["check", &rel]);
+        assert_eq!(code, Some(0), "{rel}: {out}{err}");
+        assert_eq!(format!("{out}{err}"), "", "{rel} is not silent");
+    }
+    let scratch = target_dir().join(format!("first-contact-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(scratch.join("std-profiles")).unwrap();
+    let edited = format!("{}# edited\n", ralc::std_profiles::get("minimal").unwrap());
+    std::fs::write(scratch.join("std-profiles/minimal.ral"), edited).unwrap();
+    let (_, out, err) = run_ralc(&scratch, &["check", "std-profiles/minimal.ral"]);
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        format!("{out}{err}").contains("self-writable"),
+        "an edited copy must be judged: {out}{err}"
+    );
 }

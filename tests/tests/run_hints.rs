@@ -302,3 +302,86 @@ fn explain_reports_refused_reads_and_writes_with_their_entries() {
         .iter()
         .any(|j| j["op"] == "write" && j["subject"] == ro.as_str() && j["seen"] == "read-only"));
 }
+
+#[test]
+fn a_failed_run_names_its_refused_write_and_the_offline_network_by_default() {
+    let s = Scratch::new("default-fail");
+    std::fs::write(s.path("ro/data"), "public\n").unwrap();
+    let p = s.profile(
+        "off.ral",
+        "[\n  exec: ['/usr/bin/': 'allow'],\n  fs: [read: ['/usr', '/etc', '$ROOT/ro'], write: ['cwd:']],\n  net: `offline,\n]\n",
+    );
+    let ro = s.path("ro/data");
+    let o = ralc_run(
+        &s.proj(),
+        &["-p", &p],
+        &["sh", "-c", &format!("echo x > {ro}; exit 5")],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 5, "{err}");
+    let h = hints(&err).join("\n");
+    assert!(
+        h.contains(&format!(
+            "ralc run: refused write {ro} (in the read-only region, so the program sees EROFS): "
+        )),
+        "{err}"
+    );
+    assert!(h.contains(&format!("to fs.write in {p}")), "{err}");
+    assert!(
+        h.contains("ralc run: note: the network was offline") && h.contains("'`offline'"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&ro).unwrap(), "public\n");
+}
+
+#[test]
+fn a_successful_run_that_probed_says_nothing_unless_explain() {
+    let s = Scratch::new("probe-ok");
+    std::fs::write(s.path("ro/data"), "public\n").unwrap();
+    let p = s.profile("probe.ral", NO_GCC);
+    // A refused exec (a vetoed-by-omission program) and a refused write, both recovered from.
+    let script = "/usr/lib/gcc/nonesuch 2>/dev/null; sh -c 'echo x > /usr/probe' 2>/dev/null; \
+                  for d in /usr/lib/gcc/*/*/; do \"$d/cc1\" --version >/dev/null 2>&1; done; \
+                  echo ok";
+    let o = ralc_run(&s.proj(), &["-p", &p], &["sh", "-c", script]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(hints(&stderr(&o)), Vec::<&str>::new(), "{}", stderr(&o));
+    let o = ralc_run(&s.proj(), &["-p", &p, "--explain"], &["sh", "-c", script]);
+    assert_eq!(code(&o), 0);
+    let err = stderr(&o);
+    assert!(
+        hints(&err)
+            .iter()
+            .any(|l| l.contains("refused write /usr/probe")),
+        "{err}"
+    );
+    assert!(
+        hints(&err)
+            .iter()
+            .any(|l| l.contains("refused exec /usr/lib/gcc/")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_shipped_profile_hint_offers_an_extend_fragment_not_an_edit() {
+    let s = Scratch::new("std-hint");
+    let o = ralc_run(
+        &s.proj(),
+        &["-p", "std:minimal"],
+        &["sh", "-c", "echo x > /usr/std-hint; exit 6"],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 6, "{err}");
+    let h = hints(&err).join("\n");
+    assert!(h.contains("refused write /usr/std-hint"), "{err}");
+    assert!(
+        h.contains("std:minimal is shipped, not edited: put `[fs: [write: ['/usr/std-hint']]]`"),
+        "{err}"
+    );
+    assert!(h.contains("--extend extra.ral"), "{err}");
+    assert!(
+        !h.contains("in std:minimal\n") && !h.ends_with("in std:minimal"),
+        "{err}"
+    );
+}

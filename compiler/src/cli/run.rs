@@ -123,9 +123,18 @@ fn launch(stack: &GrantStack, r: &dyn Resolve, plan: &LinuxPlan, args: &RunArgs)
     };
     let (code, watched) = ralc_runtime::linux::launch::launch_watched(plan, Some(watch));
     let denials = &watched.observed.denials;
+    // A program that succeeded recovered from whatever it probed: the human hints and
+    // the network note are for a failure (exit != 0) or `--explain`; JSON lists every
+    // refusal (docs/cli.md, "ralc run").
+    let speak = code != 0 || args.explain;
     let lines = match args.format {
         Format::Json => hints::json(stack, r, denials),
-        _ => hints::human(stack, r, denials, watched.observed.cut),
+        _ if speak => {
+            let mut l = hints::human(stack, r, denials, watched.observed.cut);
+            l.extend(hints::network(stack));
+            l
+        }
+        _ => Vec::new(),
     };
     for l in lines {
         eprintln!("{l}");

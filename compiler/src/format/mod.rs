@@ -1,9 +1,10 @@
 //! The canonical layout of a profile (`ralc fmt`): the tree of the one parser
 //! (`syntax::parse_with_comments`) and the lexer's comments, printed back as text.
 //!
-//! The layout (`docs/cli.md`, "ralc fmt"): two-space indentation; a record or map
-//! literal one entry per line; a list on one line when it fits in [`WIDTH`] columns and
-//! holds no comment, else one item per line; every entry of a broken bracket followed by
+//! The layout (`docs/cli.md`, "ralc fmt"): two-space indentation; one width rule, as
+//! rustfmt's: a bracket (list, record or map) on one line when it fits in [`WIDTH`]
+//! columns and holds no comment, else one element per line, except the record or map a
+//! top-level item is (the profile's own grant), which keeps one axis a line; every entry of a broken bracket followed by
 //! a comma; quoted strings in `'…'`, in `#'…'#` when the text holds a `'`, and in `"…"`
 //! only where they interpolate or carry a control character; words, numbers, tags and
 //! `$name` as written (a word ending in `:` quoted); one blank line kept where the source
@@ -29,7 +30,7 @@ use crate::lint::directive::is_directive;
 use crate::syntax::ast::{Expr, ExprKind, Item, Key, Program, StrLit};
 use std::collections::BTreeSet;
 
-/// The column a list must end within to stay on one line.
+/// The column a bracket must end within to stay on one line.
 pub const WIDTH: usize = 100;
 /// Spaces per level of nesting.
 const INDENT: usize = 2;
@@ -566,10 +567,6 @@ struct Flat {
 }
 
 impl Flat {
-    const LISTS: Flat = Flat {
-        records: false,
-        spanning_atoms: false,
-    };
     const ALL: Flat = Flat {
         records: true,
         spanning_atoms: false,
@@ -685,10 +682,9 @@ fn node(n: &Node, indent: usize, col: usize, tail: usize, out: &mut String) {
         _ if empty => flat_bracket(b, Flat::ALL),
         Force::Flat => flat_bracket(b, Flat::ALL),
         Force::AsWritten => None,
-        Force::Auto if b.shape == Shape::List => {
-            flat_bracket(b, Flat::LISTS).filter(|s| col + width(s) + tail <= WIDTH)
-        }
-        Force::Auto => None,
+        // the profile's own record (a top-level item) keeps one axis a line
+        Force::Auto if indent == 0 && b.shape != Shape::List => None,
+        Force::Auto => flat_bracket(b, Flat::ALL).filter(|s| col + width(s) + tail <= WIDTH),
     };
     if let Some(s) = flat {
         out.push_str(&s);
@@ -726,11 +722,21 @@ mod tests {
     }
 
     #[test]
-    fn records_break_lists_fit() {
+    fn the_profile_keeps_one_axis_a_line_and_what_fits_stays_on_one() {
         assert_eq!(
             fmt("[exec: [git: 'allow'], fs: [read: [\"/a\", '/b']]]"),
-            "[\n  exec: [\n    git: 'allow',\n  ],\n  fs: [\n    read: ['/a', '/b'],\n  ],\n]\n"
+            "[\n  exec: [git: 'allow'],\n  fs: [read: ['/a', '/b']],\n]\n"
         );
+        // past the width, a record breaks as a list does
+        let long: Vec<String> = (0..8)
+            .map(|i| format!("'/a/long/path/{i}': 'allow'"))
+            .collect();
+        let out = fmt(&format!("[exec: [{}]]", long.join(", ")));
+        assert!(
+            out.starts_with("[\n  exec: [\n    '/a/long/path/0': 'allow',\n"),
+            "{out}"
+        );
+        assert!(out.lines().all(|l| width(l) <= WIDTH), "{out}");
     }
 
     #[test]

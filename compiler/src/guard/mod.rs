@@ -189,7 +189,14 @@ fn fs_withheld(
         }
         Withheld::MissingAllowance { layer } => {
             let file = layer_name(stack, *layer);
-            let hint = format!("add '{path}' (or a directory above it) to {member} in {file}");
+            let hint = match member.strip_prefix("fs.") {
+                Some(key) if file.starts_with("std:") => extend_help(
+                    &file,
+                    &format!("[fs: [{key}: ['{path}']]]"),
+                    "or a directory above it",
+                ),
+                _ => format!("add '{path}' (or a directory above it) to {member} in {file}"),
+            };
             Decision {
                 granted: false,
                 reason: Some("missing-allowance"),
@@ -332,10 +339,21 @@ fn run_withheld(
                 message: format!(
                     "{what}: withheld: no exec entry of {file} (layer {layer}) admits {real}"
                 ),
-                hint: Some(format!(
-                    "add '{key}': 'allow' (or its directory, '{}/': 'allow') to exec in {file}",
-                    parent(real).trim_end_matches('/')
-                )),
+                hint: Some(if file.starts_with("std:") {
+                    extend_help(
+                        &file,
+                        &format!("[exec: ['{key}': 'allow']]"),
+                        &format!(
+                            "or its directory, '{}/'",
+                            parent(real).trim_end_matches('/')
+                        ),
+                    )
+                } else {
+                    format!(
+                        "add '{key}': 'allow' (or its directory, '{}/': 'allow') to exec in {file}",
+                        parent(real).trim_end_matches('/')
+                    )
+                }),
             }
         }
         Withheld::Subcommand {
@@ -409,6 +427,15 @@ pub fn flag(stack: &GrantStack, f: Flag, v: &Result<Granted, Withheld<Flag>>) ->
             hint: None,
         },
     }
+}
+
+/// The help for a missing allowance in a shipped profile, which the user cannot edit:
+/// a fragment of their own, joined with `--extend`, with the exact lines to put in it.
+fn extend_help(file: &str, lines: &str, wider: &str) -> String {
+    format!(
+        "{file} is shipped, not edited: put `{lines}` ({wider}) in a file of your own, say \
+         extra.ral, and add `--extend extra.ral` to the command"
+    )
 }
 
 #[cfg(test)]

@@ -5,36 +5,65 @@
 use super::judge::at;
 use super::{Finding, Level, Lint, LintInfo, LintInput};
 
-/// The well-known secret stores: `(base, sub-path)`, base `~` or `xdg:config`.
-pub const SECRET_STORES: &[(&str, &str)] = &[
-    ("~", ".ssh"),
-    ("~", ".gnupg"),
-    ("~", ".aws"),
-    ("~", ".azure"),
-    ("~", ".kube/config"),
-    ("~", ".docker/config.json"),
-    ("~", ".netrc"),
-    ("~", ".git-credentials"),
-    ("~", ".npmrc"),
-    ("~", ".pypirc"),
-    ("~", ".cargo/credentials.toml"),
-    ("~", ".cargo/credentials"),
-    ("~", ".password-store"),
-    ("~", ".vault-token"),
-    ("xdg:config", "gh"),
-    ("xdg:config", "gcloud"),
-    ("xdg:config", "hub"),
-];
+/// The source of `std:secrets`, the one list of secrets (`std-profiles/secrets.ral`).
+const STD_SECRETS: &str = include_str!("../../../std-profiles/secrets.ral");
+
+/// The well-known secret stores this lint judges: the home (`~`) and `xdg:config`
+/// entries of `std:secrets`' `let secrets` list, as `(base, sub-path)`. The list's
+/// project and system entries are not judged here: a project's `.env` is the user's own
+/// file in the tree they granted, and `/etc/shadow` is readable by root alone.
+pub fn secret_stores() -> &'static [(String, String)] {
+    static STORES: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    STORES.get_or_init(|| {
+        std_secrets()
+            .into_iter()
+            .filter_map(|s| {
+                if let Some(sub) = s.strip_prefix("~/") {
+                    Some(("~".to_string(), sub.to_string()))
+                } else {
+                    s.strip_prefix("xdg:config/")
+                        .map(|sub| ("xdg:config".to_string(), sub.to_string()))
+                }
+            })
+            .collect()
+    })
+}
+
+/// Every entry of `std:secrets`' `let secrets` list, as written.
+pub fn std_secrets() -> Vec<String> {
+    use crate::syntax::ast::{ExprKind, Item, StrPart};
+    let (program, _) = crate::syntax::parse(crate::diag::FileId(0), STD_SECRETS.as_bytes());
+    let mut out = Vec::new();
+    for item in &program.items {
+        let Item::Let { name, value, .. } = item else {
+            continue;
+        };
+        let ExprKind::List(items) = &value.kind else {
+            continue;
+        };
+        if name != "secrets" {
+            continue;
+        }
+        for e in items {
+            if let ExprKind::Str(lit) = &e.kind {
+                if let [StrPart::Text(t)] = &lit.parts[..] {
+                    out.push(t.clone());
+                }
+            }
+        }
+    }
+    out
+}
 
 pub static INFO: LintInfo = LintInfo {
     name: "secret-exposure",
     default_level: Level::Warn,
     authoring: false,
     summary: "a well-known secret store is readable while the network is available",
-    what: "Reports each well-known secret store (`~/.ssh`, `~/.gnupg`, `~/.aws`, `~/.azure`, `~/.kube/config`, `~/.docker/config.json`, `~/.netrc`, `~/.git-credentials`, `~/.npmrc`, `~/.pypirc`, `~/.cargo/credentials.toml`, `~/.cargo/credentials`, `~/.password-store`, `~/.vault-token`, `xdg:config/gh`, `xdg:config/gcloud`, `xdg:config/hub`) that a restricted fs leaves readable while no layer is `` `offline ``, naming the read entry that reaches it. A stack that does not restrict the file system is not judged here (it reads everything by choice).",
+    what: "Reports each well-known secret store (the home and `xdg:config` entries of `std:secrets`, the one list the std profiles exclude: `~/.ssh`, `~/.gnupg`, cloud and registry credentials, password stores, shell histories; `std-profiles/secrets.ral` says why each is there) that a restricted fs leaves readable while no layer is `` `offline ``, naming the read entry that reaches it. A stack that does not restrict the file system is not judged here (it reads everything by choice).",
     why: "A program that can read a credential and reach the network can send it anywhere.",
     example: "[\n  fs: [read: ['~']],\n]",
-    fix: "Exclude the stores (`deny: ['~/.ssh', …]`, as `std:reasonable` does), read narrower directories, or add ``net: `offline``.",
+    fix: "Exclude the stores (`deny: ['~/.ssh', …]`, or `--extend std:secrets`, as every std profile does), read narrower directories, or add ``net: `offline``.",
 };
 
 pub struct SecretExposure;
@@ -51,8 +80,8 @@ impl Lint for SecretExposure {
         if !s.fs_restricted() {
             return;
         }
-        for (base, sub) in SECRET_STORES {
-            let root = match *base {
+        for (base, sub) in secret_stores() {
+            let root = match base.as_str() {
                 "~" => input.places.home.as_ref(),
                 _ => input.places.xdg_config.as_ref(),
             };
@@ -100,6 +129,36 @@ mod tests {
         assert!(f.iter().any(|f| f.message.contains("`xdg:config/gh`")));
         assert!(!f.iter().any(|f| f.message.contains("`~/.ssh`")));
         assert!(!f.iter().any(|f| f.message.contains("`~/.gnupg`")));
+    }
+
+    #[test]
+    fn judges_the_std_secrets_list() {
+        let all = std_secrets();
+        for want in [
+            "~/.ssh",
+            "~/.kube",
+            "xdg:config/gcloud",
+            "~/.bash_history",
+            "cwd:.env",
+            "/etc/shadow",
+        ] {
+            assert!(
+                all.iter().any(|s| s == want),
+                "{want} missing from std:secrets"
+            );
+        }
+        let stores = secret_stores();
+        assert!(stores.iter().any(|(b, s)| b == "~" && s == ".vault-token"));
+        assert!(stores.iter().any(|(b, s)| b == "xdg:config" && s == "op"));
+        assert!(!stores
+            .iter()
+            .any(|(_, s)| s.contains("shadow") || s.contains(".env")));
+        assert_eq!(
+            stores.len(),
+            all.iter()
+                .filter(|s| s.starts_with("~/") || s.starts_with("xdg:config/"))
+                .count()
+        );
     }
 
     #[test]

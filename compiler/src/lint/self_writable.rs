@@ -1,6 +1,9 @@
 //! `self-writable`: a profile file (or `--restrict` file) that the stack it builds lets a
 //! confined program write (`LayerSource::path`, judged on its real path), so the program
-//! can rewrite its own confinement for the next launch.
+//! can rewrite its own confinement for the next launch. A shipped standard profile checked
+//! by its path in a clone (`std-profiles/NAME.ral`, byte for byte the embedded `std:NAME`)
+//! is not reported: `std:NAME` is what a launch should name, and a rewritten copy differs
+//! from the embedded text, so it is reported again.
 
 use super::judge::at;
 use super::{Finding, Level, Lint, LintInfo, LintInput};
@@ -18,6 +21,30 @@ pub static INFO: LintInfo = LintInfo {
 
 pub struct SelfWritable;
 
+/// Is the layer's file a shipped standard profile: at `…/std-profiles/NAME.ral`, with the
+/// bytes of the embedded `std:NAME`?
+fn shipped(input: &LintInput<'_>, name: &str, real: &str) -> bool {
+    let Some(file) = std_name(real) else {
+        return false;
+    };
+    let Some(text) = crate::std_profiles::get(file) else {
+        return false;
+    };
+    input
+        .sources
+        .files()
+        .any(|(_, f)| &*f.name == name && &*f.bytes == text.as_bytes())
+}
+
+/// `…/std-profiles/NAME.ral` → `NAME`.
+fn std_name(real: &str) -> Option<&str> {
+    let (dir, file) = real.rsplit_once('/')?;
+    if !dir.ends_with("/std-profiles") {
+        return None;
+    }
+    file.strip_suffix(".ral")
+}
+
 impl Lint for SelfWritable {
     fn info(&self) -> &'static LintInfo {
         &INFO
@@ -27,6 +54,9 @@ impl Lint for SelfWritable {
         for l in input.layers {
             let Some(p) = &l.source.path else { continue };
             let real = p.real().as_str();
+            if shipped(input, &l.source.name, real) {
+                continue;
+            }
             match s.writable(real) {
                 None => {}
                 Some(Some(e)) => out.push(

@@ -405,6 +405,12 @@ fn rich_to_diag(file: FileId, e: &Rich<'_, Tok, SimpleSpan>, len: usize) -> Diag
     let d = Diagnostic::error(codes::E0105, msg).at(Span::new(file, s, end));
     if e.found().is_none() {
         d.with_help("a bracket or parenthesis may be unclosed")
+    } else if expected.iter().any(|x| x == "`:`") {
+        // `exec:[` reads as the word `exec:` then `[`: the `:` was there, not as a key's
+        d.with_help(
+            "`:` ends a key only before white space, a newline, `]` or the end \
+             (`exec: [`, not `exec:[`); quote a key that carries a `:` (`'system:'`)",
+        )
     } else {
         d
     }
@@ -654,6 +660,14 @@ mod tests {
         let got =
             codes_lines("[\n  exec: [git: 'allow' bash: 'deny'],\n  fs: [read: ['/a' '/b']],\n]\n");
         assert_eq!(got, vec![("E0105".into(), 2), ("E0105".into(), 3)]);
+    }
+
+    #[test]
+    fn a_colon_glued_to_its_bracket_says_when_colon_is_a_key() {
+        let (_, d) = crate::syntax::parse(FileId(0), b"[exec:['system:': 'allow']]");
+        assert_eq!(d[0].code, "E0105");
+        let help = d[0].help.as_deref().unwrap_or_default();
+        assert!(help.contains("only before white space"), "{d:?}");
     }
 
     #[test]

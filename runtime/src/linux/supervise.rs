@@ -22,6 +22,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Watch {
     /// Exec and the deny-set's kill calls.
+    /// Exec, the deny-set's kill calls and the path calls that write (a refused write is
+    /// named when the program fails).
     Default,
     /// Also every path call (open, stat, mkdir, unlink, rename, …).
     Explain,
@@ -34,6 +36,7 @@ const SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP: u64 = 1;
 
 const BPF_LD_W_ABS: u16 = 0x20;
 const BPF_JEQ_K: u16 = 0x15;
+const BPF_JSET_K: u16 = 0x45;
 const BPF_RET_K: u16 = 0x06;
 
 /// This architecture's audit number (`seccomp_data.arch`).
@@ -49,7 +52,7 @@ pub fn native_arch() -> u32 {
     }
 }
 
-/// The path calls watched under `--explain`: (number, index of the path argument, index
+/// The path calls watched (all under `--explain`, the writing ones by default): (number, index of the path argument, index
 /// of the directory descriptor or -1, the call's kind).
 fn path_calls() -> Vec<(i64, usize, i32, PathCall)> {
     let mut v = vec![
@@ -114,18 +117,33 @@ pub fn kill_numbers(rules: &[SeccompRule]) -> Vec<i64> {
     v
 }
 
+/// The open flags a default watch notifies on (tested in the filter with `JSET` on the
+/// flags argument's low word): an open that may write. `O_TMPFILE` is left to
+/// `open_writes` (it shares a bit with `O_DIRECTORY`, which every directory listing sets).
+const OPEN_WRITE_MASK: u32 = (libc::O_WRONLY | libc::O_RDWR | libc::O_CREAT | libc::O_TRUNC) as u32;
+
 /// The supervision filter as raw cBPF bytes: a foreign architecture and the kill calls
-/// notify (the supervisor kills), exec (and the path calls) notify (the supervisor answers
-/// `CONTINUE`), everything else is allowed (the other filters still decide it).
+/// notify (the supervisor kills), exec notifies (the supervisor answers `CONTINUE`), and
+/// so do the path calls: under `Explain` every one, by default only those that write (the
+/// calls that change a path, and `open`/`openat` whose flags ask to write, so a refused
+/// write is named by default without a notification per read); everything else is
+/// allowed (the other filters still decide it).
 pub fn filter(rules: &[SeccompRule], watch: Watch) -> Vec<u8> {
     let mut watched: Vec<u32> = kill_numbers(rules).iter().map(|n| *n as u32).collect();
     watched.push(libc::SYS_execve as u32);
     watched.push(libc::SYS_execveat as u32);
-    if watch == Watch::Explain {
-        watched.extend(path_calls().iter().map(|(n, ..)| *n as u32));
+    // (number, index of the flags argument): an open notified only when it may write
+    let mut opens: Vec<(u32, usize)> = Vec::new();
+    for (n, _, _, kind) in path_calls() {
+        match (watch, kind) {
+            (Watch::Explain, _) | (Watch::Default, PathCall::Write) => watched.push(n as u32),
+            (Watch::Default, PathCall::Open(i)) => opens.push((n as u32, i)),
+            (Watch::Default, PathCall::Read | PathCall::Open2) => {}
+        }
     }
     watched.sort();
     watched.dedup();
+    opens.retain(|(n, _)| !watched.contains(n));
     let notify = libc::SECCOMP_RET_USER_NOTIF;
     let mut prog: Vec<(u16, u8, u8, u32)> = vec![
         (BPF_LD_W_ABS, 0, 0, 4), // seccomp_data.arch
@@ -133,12 +151,21 @@ pub fn filter(rules: &[SeccompRule], watch: Watch) -> Vec<u8> {
         (BPF_RET_K, 0, 0, notify),
         (BPF_LD_W_ABS, 0, 0, 0), // seccomp_data.nr
     ];
-    // One compare per watched number, each jumping to the closing `notify` on a match.
+    // One compare per watched number, each jumping to the closing `notify` on a match
+    // (over the remaining compares, the open blocks and the `allow`).
     let n = watched.len();
+    let k = opens.len();
     for (i, nr) in watched.iter().enumerate() {
-        // Jump over the remaining compares and the `allow` to the `notify`.
-        let to_notify = (n - i - 1) + 1;
+        let to_notify = (n - i - 1) + 3 * k + 1;
         prog.push((BPF_JEQ_K, to_notify as u8, 0, *nr));
+    }
+    // One block per open call: its number, then its flags' low word against the mask
+    // (to `notify` when set, else to `allow`: the number matched no other compare).
+    for (j, (nr, arg)) in opens.iter().enumerate() {
+        let after = 3 * (k - j - 1);
+        prog.push((BPF_JEQ_K, 0, 2, *nr));
+        prog.push((BPF_LD_W_ABS, 0, 0, 16 + 8 * *arg as u32)); // seccomp_data.args[arg]
+        prog.push((BPF_JSET_K, (after + 1) as u8, after as u8, OPEN_WRITE_MASK));
     }
     prog.push((BPF_RET_K, 0, 0, libc::SECCOMP_RET_ALLOW));
     prog.push((BPF_RET_K, 0, 0, notify));
@@ -780,13 +807,17 @@ fn read_only_mount(path: &str) -> bool {
     rc == 0 && st.f_flag & libc::ST_RDONLY != 0
 }
 
-/// Is `path` a regular file in the caller's mount namespace (through `/proc/TID/root`)?
+/// Is `path` a program in the caller's mount namespace (through `/proc/TID/root`): a
+/// regular file, or a vetoed one masked by a device (`/dev/null` bound over it)? A name
+/// that does not exist there (a PATH search's misses) is no refusal.
 #[allow(
     clippy::disallowed_methods,
     reason = "supervision site: what an exec names, looked up in the caller's own mount namespace"
 )]
 fn regular_in_envelope(tid: i32, path: &str) -> bool {
-    std::fs::metadata(format!("/proc/{tid}/root{path}")).is_ok_and(|m| m.is_file())
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata(format!("/proc/{tid}/root{path}"))
+        .is_ok_and(|m| m.is_file() || m.file_type().is_char_device())
 }
 
 /// In the trampoline: send the listener with the byte `N` over the reach socket.
@@ -800,18 +831,83 @@ mod tests {
     use super::*;
     use crate::plan::seccomp_deny_set;
 
+    /// Run a cBPF program (the four opcodes `filter` emits) over one `seccomp_data`.
+    fn run_bpf(prog: &[u8], nr: u32, args: [u64; 6]) -> u32 {
+        let mut data = vec![0u8; 64];
+        data[0..4].copy_from_slice(&(nr as i32).to_le_bytes());
+        data[4..8].copy_from_slice(&native_arch().to_le_bytes());
+        for (i, a) in args.iter().enumerate() {
+            data[16 + 8 * i..24 + 8 * i].copy_from_slice(&a.to_le_bytes());
+        }
+        let ins: Vec<(u16, u8, u8, u32)> = prog
+            .chunks(8)
+            .map(|c| {
+                (
+                    u16::from_le_bytes([c[0], c[1]]),
+                    c[2],
+                    c[3],
+                    u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                )
+            })
+            .collect();
+        let (mut pc, mut acc) = (0usize, 0u32);
+        loop {
+            let (code, jt, jf, k) = ins[pc];
+            pc += 1;
+            match code {
+                BPF_LD_W_ABS => {
+                    let o = k as usize;
+                    acc = u32::from_le_bytes([data[o], data[o + 1], data[o + 2], data[o + 3]]);
+                }
+                BPF_JEQ_K => pc += if acc == k { jt } else { jf } as usize,
+                BPF_JSET_K => pc += if acc & k != 0 { jt } else { jf } as usize,
+                BPF_RET_K => return k,
+                other => panic!("opcode {other:#x}"),
+            }
+        }
+    }
+
     #[test]
-    fn the_filter_watches_exec_and_the_kill_calls_only_by_default() {
+    fn the_filter_watches_exec_the_kill_calls_and_writes_by_default() {
         let set = seccomp_deny_set();
         let f = filter(&set, Watch::Default);
         assert_eq!(f.len() % 8, 0);
-        let watched = kill_numbers(&set).len() + 2;
-        // arch load, compare, notify, nr load, one compare per number, allow, notify.
-        assert_eq!(f.len() / 8, 4 + watched + 2);
         let e = filter(&set, Watch::Explain);
         assert!(e.len() > f.len());
         assert!(!kill_numbers(&set).contains(&libc::SYS_execve));
         assert!(kill_numbers(&set).contains(&libc::SYS_keyctl));
+        let notify = libc::SECCOMP_RET_USER_NOTIF;
+        let allow = libc::SECCOMP_RET_ALLOW;
+        let at = |nr: i64, a: [u64; 6]| run_bpf(&f, nr as u32, a);
+        assert_eq!(at(libc::SYS_execve, [0; 6]), notify);
+        assert_eq!(at(libc::SYS_keyctl, [0; 6]), notify);
+        assert_eq!(at(libc::SYS_mkdirat, [0; 6]), notify);
+        assert_eq!(at(libc::SYS_getpid, [0; 6]), allow);
+        // reads pass unwatched; an open that writes notifies
+        assert_eq!(at(libc::SYS_newfstatat, [0; 6]), allow);
+        let ro = libc::O_RDONLY as u64;
+        let dir = (libc::O_RDONLY | libc::O_DIRECTORY) as u64;
+        let wr = (libc::O_WRONLY | libc::O_CREAT | libc::O_TRUNC) as u64;
+        assert_eq!(at(libc::SYS_openat, [0, 0, ro, 0, 0, 0]), allow);
+        assert_eq!(at(libc::SYS_openat, [0, 0, dir, 0, 0, 0]), allow);
+        assert_eq!(at(libc::SYS_openat, [0, 0, wr, 0, 0, 0]), notify);
+        assert_eq!(
+            at(libc::SYS_openat, [0, 0, libc::O_RDWR as u64, 0, 0, 0]),
+            notify
+        );
+        #[cfg(target_arch = "x86_64")]
+        {
+            assert_eq!(at(libc::SYS_open, [0, ro, 0, 0, 0, 0]), allow);
+            assert_eq!(at(libc::SYS_open, [0, wr, 0, 0, 0, 0]), notify);
+            assert_eq!(at(libc::SYS_creat, [0; 6]), notify);
+        }
+        // under --explain every path call notifies
+        assert_eq!(run_bpf(&e, libc::SYS_newfstatat as u32, [0; 6]), notify);
+        assert_eq!(
+            run_bpf(&e, libc::SYS_openat as u32, [0, 0, ro, 0, 0, 0]),
+            notify
+        );
+        assert_eq!(run_bpf(&e, libc::SYS_getpid as u32, [0; 6]), allow);
     }
 
     #[test]

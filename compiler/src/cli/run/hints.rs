@@ -81,6 +81,25 @@ fn hinted(text: &str, d: &Denial) -> String {
     out
 }
 
+/// The note on a stack that withholds the network (`` `offline ``), naming the entry:
+/// an offline refusal is not a denial the supervisor sees (the envelope has no route),
+/// so it is named whenever the program's failure could come from it.
+pub fn network(stack: &GrantStack) -> Option<String> {
+    let d = crate::guard::flag(
+        stack,
+        crate::capability::stack::Flag::Net,
+        &stack.permits(crate::capability::stack::Flag::Net),
+    );
+    if d.granted {
+        return None;
+    }
+    Some(format!(
+        "ralc run: note: the network was offline (a connection fails with ENETUNREACH or \
+         EACCES): {}",
+        d.message
+    ))
+}
+
 /// One JSON object per refusal.
 pub fn json(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial]) -> Vec<String> {
     judged(stack, r, denials)
@@ -210,6 +229,42 @@ mod tests {
         assert_eq!(masked["entry"], "/home/u/.ssh");
         assert_eq!(masked["file"], "p.ral");
         assert_eq!(masked["seen"], "masked");
+    }
+
+    #[test]
+    fn an_offline_stack_is_named_with_its_entry_and_an_online_one_is_not() {
+        assert_eq!(network(&stack()), None);
+        let off = GrantStack::new(vec![L::new("p.ral").read("/home/u").offline().done()]);
+        let n = network(&off).expect("a note");
+        assert!(
+            n.starts_with("ralc run: note: the network was offline"),
+            "{n}"
+        );
+        assert!(n.contains("p.ral"), "{n}");
+    }
+
+    #[test]
+    fn a_shipped_profile_is_never_offered_for_editing() {
+        let h = FakeHost::new();
+        let std = GrantStack::new(vec![L::new("std:reasonable")
+            .read("/home/u")
+            .dir("/usr/bin", allow())
+            .done()]);
+        let ds = vec![
+            d(Refused::Exec, "/opt/t/bin/tool", "execve"),
+            d(Refused::Write, "/home/u/notes", "read-only"),
+        ];
+        let lines = human(&std, &h, &ds, false).join("\n");
+        assert!(!lines.contains("in std:reasonable"), "{lines}");
+        assert!(
+            lines.contains("put `[exec: ['/opt/t/bin/tool': 'allow']]`"),
+            "{lines}"
+        );
+        assert!(
+            lines.contains("put `[fs: [write: ['/home/u/notes']]]`"),
+            "{lines}"
+        );
+        assert!(lines.contains("--extend extra.ral"), "{lines}");
     }
 
     #[test]
