@@ -535,8 +535,14 @@ pub const ENVELOPE_DEV: &[&str] = &[
 /// stand in for (`/dev/shm`, `/dev/mqueue`, `/dev` itself, a host device), a write at or
 /// beneath `/proc` other than the program's own `/proc/self` and `/proc/thread-self`
 /// (the envelope's `/proc` is read-only), and a process directory `/proc/N` (the
-/// envelope's `/proc` shows its own processes only). Pure.
+/// envelope's `/proc` shows its own processes only), and a write at or beneath `/sys`
+/// (the host's kernel settings; `/sys` is shown read-only at most). Pure.
 pub fn envelope_replaced(path: &str, writable: bool) -> Option<&'static str> {
+    if writable && within(path, "/sys") {
+        return Some(
+            "the host's /sys is shown read-only at most: a write there sets the host's kernel",
+        );
+    }
     if within(path, "/dev") {
         if ENVELOPE_DEV.iter().any(|d| within(path, d)) {
             return None;
@@ -638,6 +644,8 @@ mod tests {
         assert!(envelope_replaced("/proc/1/root", false).is_some());
         assert!(envelope_replaced("/devices", true).is_none());
         assert!(envelope_replaced("/tmp", true).is_none());
+        assert!(envelope_replaced("/sys/kernel", true).is_some());
+        assert!(envelope_replaced("/sys", false).is_none());
     }
 
     #[test]

@@ -40,21 +40,31 @@ fn is_root() -> bool {
         == Some("0")
 }
 
-#[test]
-fn an_excluded_file_mounted_again_elsewhere_refuses_the_launch() {
+/// The test's scratch tree in the build's temp directory, or `None` (the skip printed)
+/// when this pass cannot make a bind mount.
+fn scratch(prefix: &str) -> Option<tempfile::TempDir> {
     if !is_root() {
         println!(
             "SKIPPED alias_mount: a bind mount on the host needs root (this pass is unprivileged)"
         );
-        return;
+        return None;
     }
-    let ralc = ralc_bin();
     let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
     std::fs::create_dir_all(base).unwrap();
-    let dir = tempfile::Builder::new()
-        .prefix("ralc-alias")
-        .tempdir_in(base)
-        .unwrap();
+    Some(
+        tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir_in(base)
+            .unwrap(),
+    )
+}
+
+#[test]
+fn an_excluded_file_mounted_again_elsewhere_refuses_the_launch() {
+    let Some(dir) = scratch("ralc-alias") else {
+        return;
+    };
+    let ralc = ralc_bin();
     let proj = std::fs::canonicalize(dir.path()).unwrap().join("proj");
     std::fs::create_dir_all(proj.join("pub")).unwrap();
     std::fs::write(proj.join(".env"), "CONTENT-secret\n").unwrap();
@@ -113,19 +123,10 @@ fn an_excluded_file_mounted_again_elsewhere_refuses_the_launch() {
 /// alias path, and runs nothing.
 #[test]
 fn a_directory_above_an_excluded_file_mounted_again_refuses_the_launch() {
-    if !is_root() {
-        println!(
-            "SKIPPED alias_mount: a bind mount on the host needs root (this pass is unprivileged)"
-        );
+    let Some(dir) = scratch("ralc-alias-up") else {
         return;
-    }
+    };
     let ralc = ralc_bin();
-    let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    std::fs::create_dir_all(base).unwrap();
-    let dir = tempfile::Builder::new()
-        .prefix("ralc-alias-up")
-        .tempdir_in(base)
-        .unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
     let proj = root.join("proj");
     std::fs::create_dir_all(proj.join("pub/above")).unwrap();

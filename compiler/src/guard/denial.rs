@@ -216,6 +216,33 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_loader_is_worded_as_the_loader_not_as_a_missing_grant() {
+        let d = Denial {
+            refused: Refused::Exec,
+            target: "/lib64/ld-linux-x86-64.so.2".into(),
+            operation: "loader".into(),
+            pid: 7,
+            process: "sh".into(),
+        };
+        let h = hint(&stack(), &FakeHost::new(), &d);
+        assert!(
+            h.starts_with(
+                "refused exec /lib64/ld-linux-x86-64.so.2: the dynamic loader run directly"
+            ),
+            "{h}"
+        );
+        assert!(!h.contains("add '"), "{h}");
+        let j = judge(&stack(), &FakeHost::new(), &d);
+        assert!(j.reason.contains("EACCES") && !j.granted, "{j:?}");
+        // An ordinary exec refusal keeps its judgment.
+        let plain = Denial {
+            operation: "execve".into(),
+            ..d
+        };
+        assert!(!hint(&stack(), &FakeHost::new(), &plain).contains("run directly"));
+    }
+
+    #[test]
     fn an_excluded_read_names_the_excluding_entry() {
         let h = one("Sandbox: cat(1) deny(1) file-read-data /Users/u/.ssh/id_ed25519");
         assert!(

@@ -1,6 +1,7 @@
 //! `envelope-replaced`: a read or write grant of a path the Linux envelope stands in for
 //! with its own (`/dev/shm`, `/dev` itself, a host device, a write beneath `/proc`, a
-//! host process's `/proc/N`), so the grant cannot be honoured and `ralc run` refuses it.
+//! host process's `/proc/N`, a write beneath `/sys`), so the grant cannot be honoured and
+//! `ralc run` refuses it.
 //! Judged on real paths by `ralc_runtime::plan::envelope_replaced`, the predicate the
 //! renderer refuses by.
 
@@ -10,9 +11,9 @@ pub static INFO: LintInfo = LintInfo {
     name: "envelope-replaced",
     default_level: Level::Warn,
     authoring: false,
-    summary: "a grant of a path the Linux envelope replaces with its own (/dev, /proc)",
-    what: "Reports a read or write entry whose real path is one the Linux envelope builds itself: anything under `/dev` but the standard device nodes (`/dev/null`, `/dev/zero`, `/dev/tty`, `/dev/pts`, …), a write at or beneath `/proc` other than `/proc/self`, and a host process's `/proc/N`.",
-    why: "Inside the envelope `/dev` and `/proc` are its own (bwrap `--dev`, `--proc`, the kernel-wide `/proc` read-only): a grant there would reach the envelope's copy, never the host's, so the program's writes would vanish silently. `ralc run` refuses such a plan rather than drop the grant.",
+    summary: "a grant the Linux envelope cannot honour (its own /dev and /proc, a /sys write)",
+    what: "Reports a read or write entry whose real path is one the Linux envelope builds itself: anything under `/dev` but the standard device nodes (`/dev/null`, `/dev/zero`, `/dev/tty`, `/dev/pts`, …), a write at or beneath `/proc` other than `/proc/self`, a host process's `/proc/N`, and a write at or beneath `/sys`.",
+    why: "Inside the envelope `/dev` and `/proc` are its own (bwrap `--dev`, `--proc`, the kernel-wide `/proc` read-only): a grant there would reach the envelope's copy, never the host's, so the program's writes would vanish silently; `/sys` is the host kernel's own settings, shown read-only at most. `ralc run` refuses such a plan rather than drop the grant.",
     example: "[\n  fs: [write: ['/dev/shm']],\n]",
     fix: "Remove the entry: the envelope's own `/dev/shm` and `/proc/self` are there for every program; a host device or the host's kernel settings are not for a confined program.",
 };

@@ -425,9 +425,14 @@ fn envelope(program: &LaunchProgram, cwd: &str, self_path: &str, d: &mut Draft) 
             ralc_runtime::plan::MEMORY_MAX >> 30
         ),
     );
-    for p in ["/dev", "/proc"] {
-        d.note(p, "the envelope's own (bwrap --dev / --proc)");
-    }
+    d.note("/dev", "the envelope's own (bwrap --dev)");
+    d.note(
+        "/proc",
+        "the envelope's own (bwrap --proc): every kernel-wide entry (/proc/sys, \
+         /proc/sysrq-trigger, /proc/irq, …) read-only, writable only at /proc/self; \
+         the kernel-memory and keyring files (kallsyms, timer_list, slabinfo, keys, …) \
+         hidden unless a grant names them or /proc",
+    );
     if !cwd.starts_with('/') {
         d.refused
             .push(format!("the working directory {cwd:?} is not absolute"));

@@ -1295,10 +1295,14 @@ fn mount_table(
     ops.extend(binds.symlinks);
     ops.extend(masks);
     ops.push(Op::Dev);
+    let sys_writable = binds.kept.iter().any(|k| {
+        k.layer == Layer::Shown && k.access == Access::Writable && within("/sys", &k.path)
+    });
     ops.push(Op::Proc {
         after: super::procfs::ops(
             &super::procfs::host_entries().map_err(Refusal::Other)?,
             proc_shown,
+            sys_writable,
         ),
     });
     ops.extend(over);

@@ -8,7 +8,10 @@
 //! The kernel-wide files that show the kernel's memory, its build or other users' keys are
 //! hidden (`/dev/null` bound over them) unless a grant names them or `/proc`. After setup
 //! the trampoline checks (`check_read_only`) that `/proc/sys` really is read-only, failing
-//! closed. It lists the host's `/proc` top level once and never writes anything.
+//! closed. Where a writable bind holds `/sys` (the unrestricted plan's `/`), the host's
+//! `/sys` is bound read-only over itself; elsewhere `/sys` is absent unless granted, and a
+//! write grant there is refused by the renderer (`plan::envelope_replaced`). It lists the
+//! host's `/proc` top level once and never writes anything.
 
 use super::bwrap::Op;
 use crate::plan::within;
@@ -47,9 +50,16 @@ pub struct Entry {
 }
 
 /// The operations after `--proc /proc`, from the host's `/proc` top level and the grants
-/// that name `/proc` or a path beneath it (`shown`). Pure.
-pub fn ops(entries: &[Entry], shown: &[String]) -> Vec<Op> {
+/// that name `/proc` or a path beneath it (`shown`); with `sys_writable` (a writable bind
+/// of an ancestor of `/sys`, the unrestricted plan's `/`), the host's `/sys` bound
+/// read-only over itself too. Pure.
+pub fn ops(entries: &[Entry], shown: &[String], sys_writable: bool) -> Vec<Op> {
     let mut out = Vec::new();
+    if sys_writable {
+        out.push(Op::ReadOnlyOver {
+            path: "/sys".to_string(),
+        });
+    }
     let mut sorted: Vec<&Entry> = entries.iter().collect();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     for e in &sorted {
@@ -145,6 +155,7 @@ mod tests {
                 e("irq", true, false),
             ],
             &[],
+            false,
         );
         assert_eq!(
             got,
@@ -167,18 +178,33 @@ mod tests {
 
     #[test]
     fn a_proc_grant_shows_the_hidden_files_read_only() {
-        let got = ops(&[e("keys", false, false)], &["/proc".to_string()]);
+        let got = ops(&[e("keys", false, false)], &["/proc".to_string()], false);
         assert_eq!(
             got,
             vec![Op::ReadOnlyOver {
                 path: "/proc/keys".into()
             }]
         );
-        let got = ops(&[e("keys", false, false)], &["/proc/kallsyms".to_string()]);
+        let got = ops(
+            &[e("keys", false, false)],
+            &["/proc/kallsyms".to_string()],
+            false,
+        );
         assert_eq!(
             got,
             vec![Op::MaskFile {
                 path: "/proc/keys".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn a_writable_root_keeps_sys_read_only() {
+        let got = ops(&[], &[], true);
+        assert_eq!(
+            got,
+            vec![Op::ReadOnlyOver {
+                path: "/sys".into()
             }]
         );
     }

@@ -10,8 +10,12 @@
 //! which is never run: the caller's process is killed with `SIGSYS` as the kernel would
 //! (then `SIGKILL` if it survives a handler). If the listener closes, a notified call fails
 //! with `ENOSYS`: it still never runs. Only one listener can exist on a filter chain, so
-//! the program cannot install its own and answer `CONTINUE` to a kill call. It never
-//! grants, widens or runs anything, and never answers `CONTINUE` to a kill call.
+//! the program cannot install its own and answer `CONTINUE` to a kill call. One exec is
+//! refused here rather than continued: under an exec list (`plan::restricts_exec`), an
+//! exec whose target is a dynamic loader (by device and inode, so any name or link of it)
+//! is answered `EACCES` — the loader run directly would map any readable program past
+//! Landlock's Execute right. It never grants, widens or runs anything, and never answers
+//! `CONTINUE` to a kill call.
 
 use crate::denial::{Denial, Refused};
 use crate::plan::{SeccompRule, SeccompVerdict};
