@@ -747,7 +747,7 @@ mod tests {
 
     /// Run a cBPF program (the four opcodes `filter` emits) over one `seccomp_data`.
     fn run_bpf(prog: &[u8], nr: u32, args: [u64; 6]) -> u32 {
-        let mut data = vec![0u8; 64];
+        let mut data = [0u8; 64];
         data[0..4].copy_from_slice(&(nr as i32).to_le_bytes());
         data[4..8].copy_from_slice(&native_arch().to_le_bytes());
         for (i, a) in args.iter().enumerate() {
