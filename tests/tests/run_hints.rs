@@ -385,3 +385,26 @@ fn a_shipped_profile_hint_offers_an_extend_fragment_not_an_edit() {
         "{err}"
     );
 }
+
+/// A program vetoed by name is masked in the envelope (a device where the file was): its
+/// execve (here by `env`, as a `#!/usr/bin/env bash` script does; dash refuses a masked
+/// name from its own PATH search without an execve, which nothing sees) and its
+/// refusal is named with the veto's entry when the program fails (issue #27: a pyenv shim
+/// is a bash script, and `std:minimal` vetoes bash).
+#[test]
+fn a_vetoed_program_is_named_with_its_veto() {
+    let s = Scratch::new("veto");
+    let o = ralc_run(
+        &s.proj(),
+        &["-p", "std:minimal"],
+        &["sh", "-c", "/usr/bin/env bash -c true"],
+    );
+    let err = stderr(&o);
+    assert_ne!(code(&o), 0, "bash ran under std:minimal: {err}");
+    let h = hints(&err).join("\n");
+    assert!(h.contains("refused exec ") && h.contains("bash"), "{err}");
+    assert!(
+        h.contains("vetoed by name by 'bash' at std:minimal"),
+        "{err}"
+    );
+}
