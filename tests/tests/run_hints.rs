@@ -387,10 +387,10 @@ fn a_shipped_profile_hint_offers_an_extend_fragment_not_an_edit() {
 }
 
 /// A program vetoed by name is masked in the envelope (a device where the file was): its
-/// execve (here by `env`, as a `#!/usr/bin/env bash` script does; dash refuses a masked
-/// name from its own PATH search without an execve, which nothing sees) and its
+/// execve (here by `env`, as a `#!/usr/bin/env bash` script makes one) is seen, and the
 /// refusal is named with the veto's entry when the program fails (issue #27: a pyenv shim
-/// is a bash script, and `std:minimal` vetoes bash).
+/// is a bash script, and `std:minimal` vetoes bash). dash refuses a masked name found by
+/// its own PATH search without calling execve, which nothing sees.
 #[test]
 fn a_vetoed_program_is_named_with_its_veto() {
     let s = Scratch::new("veto");
