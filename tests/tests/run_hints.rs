@@ -408,3 +408,39 @@ fn a_vetoed_program_is_named_with_its_veto() {
         "{err}"
     );
 }
+
+/// A write that only Landlock refuses (EACCES: the directory is in the envelope, on a
+/// writable mount, but under no write root, as `/tmp` is when the project lies in it) is
+/// named by default when the program fails; a write into a granted tree, or into
+/// `/dev/null`, is not.
+#[test]
+fn a_write_only_landlock_refuses_is_named() {
+    let s = Scratch::new("landlock");
+    let p = s.profile(
+        "ll.ral",
+        "[\n  exec: ['/usr/bin/': 'allow', '/bin/': 'allow'],\n  fs: [read: ['/usr', '/etc'], write: ['cwd:']],\n]\n",
+    );
+    let beside = s.path("beside.txt");
+    let o = ralc_run(
+        &s.proj(),
+        &["-p", &p],
+        &[
+            "sh",
+            "-c",
+            &format!("echo x > /dev/null; echo y > ok.txt; echo z > {beside}; exit 8"),
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 8, "{err}");
+    let h = hints(&err);
+    assert_eq!(h.len(), 2, "one refusal and its help: {err}");
+    assert!(
+        h[0].starts_with(&format!(
+            "ralc run: refused write {beside} (outside every writable tree, so Landlock refuses it: EACCES): "
+        )),
+        "{err}"
+    );
+    assert!(h[1].contains(&format!("add '{beside}'")), "{err}");
+    assert!(!Path::new(&beside).exists());
+    assert!(s.proj().join("ok.txt").is_file());
+}

@@ -255,8 +255,13 @@ pub struct Supervisor {
 }
 
 impl Supervisor {
-    /// Serve `listener` on a thread. `rules` names the kill calls.
-    pub fn start(listener: OwnedFd, rules: Vec<SeccompRule>) -> std::io::Result<Supervisor> {
+    /// Serve `listener` on a thread. `rules` names the kill calls; `write_roots` (when
+    /// Landlock handles the file rights) are the trees Landlock lets the program write.
+    pub fn start(
+        listener: OwnedFd,
+        rules: Vec<SeccompRule>,
+        write_roots: Option<Vec<String>>,
+    ) -> std::io::Result<Supervisor> {
         let mut fds = [0i32; 2];
         // SAFETY: a valid out-array of two descriptors.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -266,7 +271,7 @@ impl Supervisor {
         let (rd, wr) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
         let thread = std::thread::Builder::new()
             .name("ralc-supervise".into())
-            .spawn(move || serve(listener, rd, &rules))?;
+            .spawn(move || serve(listener, rd, &rules, write_roots.as_deref()))?;
         Ok(Supervisor { stop: wr, thread })
     }
 
@@ -277,7 +282,12 @@ impl Supervisor {
     }
 }
 
-fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
+fn serve(
+    listener: OwnedFd,
+    stop: OwnedFd,
+    rules: &[SeccompRule],
+    write_roots: Option<&[String]>,
+) -> Observed {
     let kills = kill_numbers(rules);
     let calls = path_calls();
     // One per (what, on what): the first process to try it is the one named.
@@ -307,7 +317,15 @@ fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
         }
         if p[0].revents & libc::POLLIN != 0 {
             let known = |r: &Refused, t: &str| seen.contains_key(&(r.clone(), t.to_string()));
-            if let Some(d) = one(&listener, &kills, &calls, rules, &mut sentenced, &known) {
+            if let Some(d) = one(
+                &listener,
+                &kills,
+                &calls,
+                rules,
+                write_roots,
+                &mut sentenced,
+                &known,
+            ) {
                 let key = (d.refused.clone(), d.target.clone());
                 if !seen.contains_key(&key) {
                     if seen.len() < MAX_KEPT {
@@ -363,6 +381,7 @@ fn one(
     kills: &[i64],
     calls: &[(i64, usize, i32, PathCall)],
     rules: &[SeccompRule],
+    write_roots: Option<&[String]>,
     sentenced: &mut BTreeSet<i32>,
     known: &dyn Fn(&Refused, &str) -> bool,
 ) -> Option<Denial> {
@@ -429,7 +448,8 @@ fn one(
                 !known(&r, p)
             })
             .and_then(|p| {
-                let how = refused_in_envelope(tid, &p, write)?;
+                let how = refused_in_envelope(tid, &p, write)
+                    .or_else(|| (write && outside_roots(&p, write_roots?)).then_some("landlock"))?;
                 Some((if write { Refused::Write } else { Refused::Read }, p, how))
             })
     } else {
@@ -445,6 +465,16 @@ fn one(
     });
     answer_continue(listener, req.id);
     d
+}
+
+/// A write Landlock refuses: its path lies under none of the write roots (a writable
+/// mount wider than the grant, as a `/tmp` holding the project). The compiler drops those
+/// the stack grants (a device the floor opens, `/dev/null`).
+fn outside_roots(path: &str, roots: &[String]) -> bool {
+    !roots.iter().any(|r| {
+        let r = r.trim_end_matches('/');
+        r.is_empty() || path == r || path.strip_prefix(r).is_some_and(|t| t.starts_with('/'))
+    })
 }
 
 fn open_writes(flags: i32) -> bool {
@@ -829,6 +859,17 @@ mod tests {
         assert_eq!(normalise("/a/./b/../c//d").as_deref(), Some("/a/c/d"));
         assert_eq!(normalise("/..").as_deref(), Some("/"));
         assert_eq!(normalise("a"), None);
+    }
+
+    #[test]
+    fn a_write_outside_every_root_is_landlocks_refusal() {
+        let roots = vec!["/home/u/proj".to_string(), "/tmp/x/".to_string()];
+        assert!(!outside_roots("/home/u/proj", &roots));
+        assert!(!outside_roots("/home/u/proj/a/b", &roots));
+        assert!(!outside_roots("/tmp/x/f", &roots));
+        assert!(outside_roots("/home/u/project", &roots));
+        assert!(outside_roots("/tmp/other", &roots));
+        assert!(!outside_roots("/anything", &["/".to_string()]));
     }
 
     #[test]
