@@ -38,7 +38,7 @@ fn ralc(args: &[&str], dir: &Path, stdin: Option<&str>) -> Output {
 }
 
 const MESSY: &str = "[exec: [git: \"allow\"], fs: [read: ['/usr'],\n write: ['cwd:']]]";
-const TIDY: &str = "[\n  exec: [\n    git: 'allow',\n  ],\n  fs: [\n    read: ['/usr'],\n    write: ['cwd:'],\n  ],\n]\n";
+const TIDY: &str = "[\n  exec: [git: 'allow'],\n  fs: [read: ['/usr'], write: ['cwd:']],\n]\n";
 const BROKEN: &str = "[\n  exec: [git: 'allow' bash: 'deny'],\n]\n";
 
 fn text(b: &[u8]) -> String {
@@ -55,10 +55,10 @@ fn check_reports_a_diff_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let diff = text(&out.stdout);
     assert!(
-        diff.starts_with("--- messy.ral\n+++ messy.ral (formatted)\n@@ -1,2 +1,9 @@\n"),
+        diff.starts_with("--- messy.ral\n+++ messy.ral (formatted)\n@@ -1,2 +1,4 @@\n"),
         "{diff}"
     );
-    assert!(diff.contains("\n+    git: 'allow',\n"), "{diff}");
+    assert!(diff.contains("\n+  exec: [git: 'allow'],\n"), "{diff}");
     assert!(diff.contains("\n\\ No newline at end of file\n"), "{diff}");
     assert!(!diff.contains("tidy.ral"), "{diff}");
     assert_eq!(

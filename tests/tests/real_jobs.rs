@@ -353,6 +353,211 @@ fn report(profile: &str, skips: &[String]) {
     );
 }
 
+/// A hand-made wheel (a zip: the module, METADATA, WHEEL, RECORD), so pip installs it with
+/// no index and no build backend.
+fn write_wheel(path: &Path) {
+    let py = r#"
+import base64, hashlib, sys, zipfile
+files = {
+    "dep/__init__.py": b"VALUE = 'wheel-' + 'loaded'\n",
+    "dep-1.0.dist-info/METADATA": b"Metadata-Version: 2.1\nName: dep\nVersion: 1.0\n",
+    "dep-1.0.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: ralc-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
+rec = []
+for n, d in files.items():
+    h = base64.urlsafe_b64encode(hashlib.sha256(d).digest()).rstrip(b"=").decode()
+    rec.append(f"{n},sha256={h},{len(d)}")
+rec.append("dep-1.0.dist-info/RECORD,,")
+files["dep-1.0.dist-info/RECORD"] = ("\n".join(rec) + "\n").encode()
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    for n, d in files.items():
+        z.writestr(n, d)
+"#;
+    host(
+        path.parent().unwrap(),
+        &["python3", "-c", py, path.to_str().unwrap()],
+    );
+}
+
+/// The package managers' install paths (issue #27), under `std:reasonable`, with nothing
+/// fetched: `npm pack` then `npm install` of the local tarball, `pip install` of a local
+/// wheel into a venv, `cargo run --offline` of a crate whose dependency is vendored
+/// (`.cargo/config.toml` replaces crates.io with `vendor/`), and `mvn -o package` when
+/// Maven and a warm `~/.m2` are here (else a counted skip with its reason).
+#[test]
+fn package_managers_install_local_packages_under_std_reasonable() {
+    let profile = "reasonable";
+    let s = Scratch::new("install");
+    let mut skips: Vec<String> = Vec::new();
+    let home = var("HOME").expect("HOME");
+
+    // npm: its cache (~/.npm) must exist to be granted; npm makes it on first use.
+    let npm_cache = Path::new(&home).join(".npm");
+    if !npm_cache.is_dir() {
+        eprintln!(
+            "real jobs: creating {} (npm's cache) on the host, as npm's first run would",
+            npm_cache.display()
+        );
+        std::fs::create_dir_all(&npm_cache).unwrap();
+    }
+    let dep = s.dir("npm/dep");
+    std::fs::write(
+        dep.join("package.json"),
+        r#"{"name":"dep","version":"1.0.0","main":"index.js"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dep.join("index.js"),
+        "module.exports = 'dep-' + 'loaded';\n",
+    )
+    .unwrap();
+    ok(
+        "npm pack",
+        &ralc_run(profile, &dep, &[], &["npm", "pack", "--offline"]),
+    );
+    let app = s.dir("npm/app");
+    std::fs::write(
+        app.join("package.json"),
+        r#"{"name":"app","version":"1.0.0","private":true}"#,
+    )
+    .unwrap();
+    std::fs::copy(dep.join("dep-1.0.0.tgz"), app.join("dep-1.0.0.tgz")).unwrap();
+    ok(
+        "npm install of a local tarball",
+        &ralc_run(
+            profile,
+            &app,
+            &[],
+            &[
+                "npm",
+                "install",
+                "--offline",
+                "--no-audit",
+                "--no-fund",
+                "./dep-1.0.0.tgz",
+            ],
+        ),
+    );
+    let out = ok(
+        "node requires it",
+        &ralc_run(
+            profile,
+            &app,
+            &[],
+            &["node", "-e", "console.log(require('dep'))"],
+        ),
+    );
+    assert_eq!(out.trim(), "dep-loaded");
+
+    // pip: a local wheel into a venv.
+    let py = s.dir("pip");
+    let wheel = py.join("dep-1.0-py3-none-any.whl");
+    write_wheel(&wheel);
+    ok(
+        "python3 -m venv",
+        &ralc_run(profile, &py, &[], &["python3", "-m", "venv", "venv"]),
+    );
+    ok(
+        "pip install of a local wheel",
+        &ralc_run(
+            profile,
+            &py,
+            &[],
+            &[
+                "./venv/bin/pip",
+                "install",
+                "--no-index",
+                "./dep-1.0-py3-none-any.whl",
+            ],
+        ),
+    );
+    let out = ok(
+        "the wheel imports",
+        &ralc_run(
+            profile,
+            &py,
+            &[],
+            &["./venv/bin/python", "-c", "import dep; print(dep.VALUE)"],
+        ),
+    );
+    assert_eq!(out.trim(), "wheel-loaded");
+
+    // cargo: a vendored dependency, offline.
+    let krate = s.dir("cargo/app");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::create_dir_all(krate.join("vendor/dep/src")).unwrap();
+    std::fs::create_dir_all(krate.join(".cargo")).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\ndep = \"0.1\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("src/main.rs"),
+        "fn main() {\n    println!(\"{}\", dep::value());\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("vendor/dep/Cargo.toml"),
+        "[package]\nname = \"dep\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("vendor/dep/src/lib.rs"),
+        "pub fn value() -> String {\n    format!(\"vendored-{}\", \"ran\")\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("vendor/dep/.cargo-checksum.json"),
+        format!("{{\"files\":{{}},\"package\":\"{}\"}}", "0".repeat(64)),
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join(".cargo/config.toml"),
+        "[source.crates-io]\nreplace-with = \"vendored-sources\"\n\n[source.vendored-sources]\ndirectory = \"vendor\"\n",
+    )
+    .unwrap();
+    let out = ok(
+        "cargo run --offline with a vendored dependency",
+        &ralc_run(profile, &krate, &[], &["cargo", "run", "--offline", "-q"]),
+    );
+    assert_eq!(out.trim(), "vendored-ran");
+
+    // maven offline: needs Maven and the plugins already in ~/.m2.
+    let path = var("PATH").expect("PATH");
+    let plugins =
+        Path::new(&home).join(".m2/repository/org/apache/maven/plugins/maven-compiler-plugin");
+    if on_path("mvn", &path).is_none() {
+        skips.push("mvn -o package: Maven is not installed".to_string());
+    } else if !plugins.is_dir() {
+        skips.push(format!(
+            "mvn -o package: {} is absent (Maven offline needs its plugins cached; nothing may be fetched here)",
+            plugins.display()
+        ));
+    } else {
+        let m = s.dir("mvn");
+        std::fs::create_dir_all(m.join("src/main/java")).unwrap();
+        std::fs::write(
+            m.join("pom.xml"),
+            "<project><modelVersion>4.0.0</modelVersion><groupId>t</groupId><artifactId>t</artifactId><version>1</version><properties><maven.compiler.release>17</maven.compiler.release></properties></project>\n",
+        )
+        .unwrap();
+        std::fs::write(m.join("src/main/java/T.java"), "class T {}\n").unwrap();
+        ok(
+            "mvn -o package",
+            &ralc_run(profile, &m, &[], &["mvn", "-o", "-q", "package"]),
+        );
+        assert!(m.join("target/t-1.jar").is_file());
+    }
+    for sk in &skips {
+        eprintln!("real jobs: skipped {sk}");
+    }
+    eprintln!(
+        "package managers under std:{profile}: 4 jobs, {} skipped",
+        skips.len()
+    );
+}
+
 #[test]
 fn real_jobs_run_under_std_reasonable() {
     let skips = jobs("reasonable");

@@ -385,3 +385,62 @@ fn a_shipped_profile_hint_offers_an_extend_fragment_not_an_edit() {
         "{err}"
     );
 }
+
+/// A program vetoed by name is masked in the envelope (a device where the file was): its
+/// execve (here by `env`, as a `#!/usr/bin/env bash` script makes one) is seen, and the
+/// refusal is named with the veto's entry when the program fails (issue #27: a pyenv shim
+/// is a bash script, and `std:minimal` vetoes bash). dash refuses a masked name found by
+/// its own PATH search without calling execve, which nothing sees.
+#[test]
+fn a_vetoed_program_is_named_with_its_veto() {
+    let s = Scratch::new("veto");
+    let o = ralc_run(
+        &s.proj(),
+        &["-p", "std:minimal"],
+        &["sh", "-c", "/usr/bin/env bash -c true"],
+    );
+    let err = stderr(&o);
+    assert_ne!(code(&o), 0, "bash ran under std:minimal: {err}");
+    let h = hints(&err).join("\n");
+    assert!(h.contains("refused exec ") && h.contains("bash"), "{err}");
+    assert!(
+        h.contains("vetoed by name by 'bash' at std:minimal"),
+        "{err}"
+    );
+}
+
+/// A write that only Landlock refuses (EACCES: the directory is in the envelope, on a
+/// writable mount, but under no write root, as `/tmp` is when the project lies in it) is
+/// named by default when the program fails; a write into a granted tree, or into
+/// `/dev/null`, is not.
+#[test]
+fn a_write_only_landlock_refuses_is_named() {
+    let s = Scratch::new("landlock");
+    let p = s.profile(
+        "ll.ral",
+        "[\n  exec: ['/usr/bin/': 'allow', '/bin/': 'allow'],\n  fs: [read: ['/usr', '/etc'], write: ['cwd:']],\n]\n",
+    );
+    let beside = s.path("beside.txt");
+    let o = ralc_run(
+        &s.proj(),
+        &["-p", &p],
+        &[
+            "sh",
+            "-c",
+            &format!("echo x > /dev/null; echo y > ok.txt; echo z > {beside}; exit 8"),
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(code(&o), 8, "{err}");
+    let h = hints(&err);
+    assert_eq!(h.len(), 2, "one refusal and its help: {err}");
+    assert!(
+        h[0].starts_with(&format!(
+            "ralc run: refused write {beside} (outside every writable tree, so Landlock refuses it: EACCES): "
+        )),
+        "{err}"
+    );
+    assert!(h[1].contains(&format!("add '{beside}'")), "{err}");
+    assert!(!Path::new(&beside).exists());
+    assert!(s.proj().join("ok.txt").is_file());
+}

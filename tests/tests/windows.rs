@@ -240,3 +240,40 @@ mod binary {
         assert!(stdout.contains("\"kind\": \"rw\""));
     }
 }
+
+/// Off Windows, a Windows render whose profiles need the machine described says so once,
+/// naming the options (issue #27), and renders once they are given.
+#[cfg(not(windows))]
+#[test]
+fn a_windows_render_off_windows_names_the_options_that_describe_the_target() {
+    let root = ralc_tests::bin::workspace_root();
+    let (code, out, err) = ralc_tests::bin::run_ralc(
+        &root,
+        &["render", "--target", "windows", "-p", "std:reasonable"],
+    );
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(err.lines().count(), 1, "one message: {err}");
+    for opt in ["--home", "--cwd", "--env PATH="] {
+        assert!(err.contains(opt), "{opt}: {err}");
+    }
+    assert!(!err.contains("has no absolute entry"), "{err}");
+    let (code, out, err) = ralc_tests::bin::run_ralc(
+        &root,
+        &[
+            "render",
+            "--target",
+            "windows",
+            "-p",
+            "std:reasonable",
+            "--home",
+            r"C:\Users\me",
+            "--cwd",
+            r"C:\Users\me\proj",
+            "--env",
+            r"PATH=C:\Windows\System32",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("\"stamps\""), "{out}");
+}

@@ -41,6 +41,16 @@ pub fn run(args: &RenderArgs) -> i32 {
     let req = s.request_at(&args.files, ctx);
     let (compiled, stack) = match compile_request(req, &s.loader(), "ralc render") {
         Ok(x) => x,
+        Err((code, _)) if !cfg!(windows) && !undescribed(&s.anchor).is_empty() => {
+            // Frozen against an anchor the options left empty: the many diagnostics
+            // would all say one thing, that the target machine was not described.
+            eprintln!("{}", describe_the_target(&undescribed(&s.anchor)));
+            return if code == EXIT_REFUSED {
+                super::EXIT_USAGE
+            } else {
+                code
+            };
+        }
         Err((code, msg)) => {
             eprintln!("{msg}");
             return if code == EXIT_REFUSED {
@@ -83,6 +93,41 @@ fn anchor(s: &super::args::StackArgs) -> Result<FreezeCtx, String> {
         FreezeCtx::foreign(PathRules::Windows)
     };
     base.with_anchor(&s.anchor.anchor())
+}
+
+/// The options that describe the Windows machine and were not given (off Windows this
+/// host's own home, directory and `PATH` mean nothing there).
+fn undescribed(a: &super::args::AnchorArgs) -> Vec<&'static str> {
+    let mut missing = Vec::new();
+    if a.home.is_none() {
+        missing.push("--home");
+    }
+    if a.cwd.is_none() {
+        missing.push("--cwd");
+    }
+    if !a.env.iter().any(|e| {
+        e.split_once('=')
+            .is_some_and(|(k, _)| k.eq_ignore_ascii_case("PATH"))
+    }) {
+        missing.push("--env PATH=…");
+    }
+    missing
+}
+
+/// The one message for a Windows render off Windows whose profiles need what the
+/// options did not describe.
+fn describe_the_target(missing: &[&str]) -> String {
+    format!(
+        "ralc render: --target windows on this host freezes against the Windows machine the \
+         options describe, and {} not given; the profiles need the machine described: \
+         --home 'C:\\Users\\me' --cwd 'C:\\Users\\me\\proj' \
+         --env 'PATH=C:\\Windows\\System32;C:\\Windows' (and --env K=V for any other \
+         variable a profile names); nothing was rendered",
+        match missing {
+            [one] => format!("{one} was"),
+            _ => format!("{} were", missing.join(", ")),
+        }
+    )
 }
 
 /// The directory lister of the carve: the live disk on Windows, none elsewhere.

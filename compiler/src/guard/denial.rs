@@ -102,6 +102,9 @@ fn seen(d: &Denial) -> Option<&'static str> {
             Some("masked, so the program sees no content: an empty file, or EACCES")
         }
         (_, "read-only") => Some("in the read-only region, so the program sees EROFS"),
+        (Refused::Write, "landlock") => {
+            Some("outside every writable tree, so Landlock refuses it: EACCES")
+        }
         (Refused::Write, "hidden") => Some("hidden, so the program sees ENOENT"),
         _ => None,
     }

@@ -164,8 +164,9 @@ pub struct Prepared {
     /// The host's mount table, read once per launch (the alias checks, the cgroup).
     mountinfo: MountInfo,
     /// Supervised (`supervise`): the trampoline hands a listener back over the reach
-    /// socket; the rules name the kill calls.
-    supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
+    /// socket; the rules name the kill calls, the write roots (when Landlock handles the
+    /// file rights) tell a write Landlock refuses from one it admits.
+    supervise: Option<(Watch, Vec<crate::plan::SeccompRule>, Option<Vec<String>>)>,
     /// The run's private temp dir: removed when the launch is dropped, after the wait.
     private_temp: Option<PrivateTemp>,
     /// The git-state placeholders: removed after the wait, as the temp dir.
@@ -1392,7 +1393,10 @@ fn seal(
         bwrap: bwrap_raw,
         env_remove: t.env_remove,
         mountinfo: t.mountinfo,
-        supervise: watch.map(|w| (w, plan.seccomp.clone())),
+        supervise: watch.map(|w| {
+            let roots = plan.landlock.fs_rights.then(|| plan.landlock.write.clone());
+            (w, plan.seccomp.clone(), roots)
+        }),
         private_temp: t.private_temp,
         git_state: t.git_state,
     })
@@ -1704,14 +1708,14 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     // trampoline that refuses sends no listener: nothing of the program ran.
     let mut was_reached = false;
     let mut supervisor: Option<Supervisor> = None;
-    if let (Some((_, rules)), Some(reach), None) =
+    if let (Some((_, rules, roots)), Some(reach), None) =
         (p.supervise.take(), p.reach.as_ref(), refused.as_ref())
     {
         while let Ok(Some((b, fd))) = receive_msg(reach.as_raw_fd()) {
             match (b, fd) {
                 (b'T', None) => was_reached = true,
                 (b'N', Some(fd)) => {
-                    match Supervisor::start(fd, rules) {
+                    match Supervisor::start(fd, rules, roots) {
                         Ok(s) => supervisor = Some(s),
                         Err(e) => refused = Some(Refusal::io("start the supervisor", e)),
                     }

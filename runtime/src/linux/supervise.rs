@@ -259,8 +259,13 @@ pub struct Supervisor {
 }
 
 impl Supervisor {
-    /// Serve `listener` on a thread. `rules` names the kill calls.
-    pub fn start(listener: OwnedFd, rules: Vec<SeccompRule>) -> std::io::Result<Supervisor> {
+    /// Serve `listener` on a thread. `rules` names the kill calls; `write_roots` (when
+    /// Landlock handles the file rights) are the trees Landlock lets the program write.
+    pub fn start(
+        listener: OwnedFd,
+        rules: Vec<SeccompRule>,
+        write_roots: Option<Vec<String>>,
+    ) -> std::io::Result<Supervisor> {
         let mut fds = [0i32; 2];
         // SAFETY: a valid out-array of two descriptors.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -270,7 +275,7 @@ impl Supervisor {
         let (rd, wr) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
         let thread = std::thread::Builder::new()
             .name("ralc-supervise".into())
-            .spawn(move || serve(listener, rd, &rules))?;
+            .spawn(move || serve(listener, rd, &rules, write_roots.as_deref()))?;
         Ok(Supervisor { stop: wr, thread })
     }
 
@@ -281,7 +286,12 @@ impl Supervisor {
     }
 }
 
-fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
+fn serve(
+    listener: OwnedFd,
+    stop: OwnedFd,
+    rules: &[SeccompRule],
+    write_roots: Option<&[String]>,
+) -> Observed {
     let kills = kill_numbers(rules);
     // Under an exec list, the dynamic loader run directly (`ld.so PROGRAM`) would map any
     // readable program past Landlock's Execute right: such an exec is refused here.
@@ -323,6 +333,7 @@ fn serve(listener: OwnedFd, stop: OwnedFd, rules: &[SeccompRule]) -> Observed {
                 calls: &calls,
                 rules,
                 loaders: &loaders,
+                write_roots,
             };
             if let Some(d) = one(&listener, &ctx, &mut sentenced, &known) {
                 let key = (d.refused.clone(), d.target.clone());
@@ -435,6 +446,9 @@ struct Ctx<'a> {
     calls: &'a [(i64, usize, i32, PathCall)],
     rules: &'a [SeccompRule],
     loaders: &'a [(u64, u64)],
+    /// When Landlock handles the file rights: the write roots, to tell a write Landlock
+    /// refuses from one it admits.
+    write_roots: Option<&'a [String]>,
 }
 
 /// Receive and answer one notification; the denial it records, if any.
@@ -444,7 +458,7 @@ fn one(
     sentenced: &mut BTreeSet<i32>,
     known: &dyn Fn(&Refused, &str) -> bool,
 ) -> Option<Denial> {
-    let (kills, calls, rules) = (ctx.kills, ctx.calls, ctx.rules);
+    let (kills, calls, rules, write_roots) = (ctx.kills, ctx.calls, ctx.rules, ctx.write_roots);
     // SAFETY: the kernel requires a zeroed buffer.
     let mut req: libc::seccomp_notif = unsafe { std::mem::zeroed() };
     // SAFETY: a zeroed seccomp_notif the kernel fills.
@@ -519,7 +533,8 @@ fn one(
                 !known(&r, p)
             })
             .and_then(|p| {
-                let how = refused_in_envelope(tid, &p, write)?;
+                let how = refused_in_envelope(tid, &p, write)
+                    .or_else(|| (write && outside_roots(&p, write_roots?)).then_some("landlock"))?;
                 Some((if write { Refused::Write } else { Refused::Read }, p, how))
             })
     } else {
@@ -535,6 +550,16 @@ fn one(
     });
     answer_continue(listener, req.id);
     d
+}
+
+/// A write Landlock refuses: its path lies under none of the write roots (a writable
+/// mount wider than the grant, as a `/tmp` holding the project). The compiler drops those
+/// the stack grants (a device the floor opens, `/dev/null`).
+fn outside_roots(path: &str, roots: &[String]) -> bool {
+    !roots.iter().any(|r| {
+        let r = r.trim_end_matches('/');
+        r.is_empty() || path == r || path.strip_prefix(r).is_some_and(|t| t.starts_with('/'))
+    })
 }
 
 fn open_writes(flags: i32) -> bool {
@@ -837,7 +862,7 @@ mod tests {
 
     /// Run a cBPF program (the four opcodes `filter` emits) over one `seccomp_data`.
     fn run_bpf(prog: &[u8], nr: u32, args: [u64; 6]) -> u32 {
-        let mut data = vec![0u8; 64];
+        let mut data = [0u8; 64];
         data[0..4].copy_from_slice(&(nr as i32).to_le_bytes());
         data[4..8].copy_from_slice(&native_arch().to_le_bytes());
         for (i, a) in args.iter().enumerate() {
@@ -919,6 +944,17 @@ mod tests {
         assert_eq!(normalise("/a/./b/../c//d").as_deref(), Some("/a/c/d"));
         assert_eq!(normalise("/..").as_deref(), Some("/"));
         assert_eq!(normalise("a"), None);
+    }
+
+    #[test]
+    fn a_write_outside_every_root_is_landlocks_refusal() {
+        let roots = vec!["/home/u/proj".to_string(), "/tmp/x/".to_string()];
+        assert!(!outside_roots("/home/u/proj", &roots));
+        assert!(!outside_roots("/home/u/proj/a/b", &roots));
+        assert!(!outside_roots("/tmp/x/f", &roots));
+        assert!(outside_roots("/home/u/project", &roots));
+        assert!(outside_roots("/tmp/other", &roots));
+        assert!(!outside_roots("/anything", &["/".to_string()]));
     }
 
     #[test]

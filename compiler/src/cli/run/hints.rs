@@ -23,7 +23,9 @@ pub fn judged<'a>(
     distinct(denials)
         .into_iter()
         .map(|d| (d, judge(stack, r, d)))
-        .filter(|(d, h)| !(d.refused == Refused::Exec && h.granted))
+        // An exec the stack admits, and a write outside the Landlock roots the stack
+        // grants (a device the floor opens), were not refused.
+        .filter(|(d, h)| !(h.granted && (d.refused == Refused::Exec || d.operation == "landlock")))
         .collect()
 }
 
@@ -116,7 +118,7 @@ pub fn json(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial]) -> Vec<Stri
                 "reason": h.reason,
                 "help": h.help,
                 "seen": match d.operation.as_str() {
-                    "hidden" | "masked" | "read-only" => Some(d.operation.clone()),
+                    "hidden" | "masked" | "read-only" | "landlock" => Some(d.operation.clone()),
                     _ => None,
                 },
                 "process": d.process,
