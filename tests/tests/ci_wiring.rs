@@ -319,8 +319,8 @@ fn the_actions_steps_run_nothing_of_a_hostile_checkout() {
     // the pull request: widen p.ral (no deputy prefix), rename-and-widen old-name.ral, add
     // a file whose name is an option, delete the layer kept.ral names
     let widened = before.replace(
-        "'/usr/local/bin/': 'allow',",
-        "'/usr/local/bin/': 'allow',\n    '/opt/bin/': 'allow',",
+        "'/usr/local/bin/': 'allow'",
+        "'/usr/local/bin/': 'allow', '/opt/bin/': 'allow'",
     );
     assert_ne!(widened, before);
     std::fs::write(ws.join("profiles/p.ral"), &widened).expect("write");
@@ -484,12 +484,12 @@ fn the_actions_steps_run_nothing_of_a_hostile_checkout() {
     );
     assert!(
         out.contains(
-            "::warning file=profiles/new-name.ral,line=7,col=5::widens: exec widens: /opt/bin/"
+            "::warning file=profiles/new-name.ral,line=4,col=58::widens: exec widens: /opt/bin/"
         ),
         "the rename is diffed against its old name: {out}"
     );
     assert!(
-        out.contains("::warning file=profiles/p.ral,line=7,col=5::widens: exec widens: /opt/bin/"),
+        out.contains("::warning file=profiles/p.ral,line=4,col=58::widens: exec widens: /opt/bin/"),
         "{out}"
     );
     assert_eq!(review.status.code(), Some(1), "fail-on-widen: {out}");
