@@ -800,3 +800,50 @@ fn a_hostile_path_in_a_hint_is_printed_escaped() {
         "the write landed"
     );
 }
+
+/// ralc run from a directory the program may write (`./tool/ralc` under `cwd:`): the
+/// directories above it cannot be renamed and the file cannot be rewritten, so the host's
+/// next launch runs the same ralc (issue #25).
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs a copy of the ralc binary"
+)]
+fn the_launcher_under_a_write_grant_cannot_be_swapped() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    std::fs::create_dir_all(format!("{proj}/tool/bin")).unwrap();
+    let copy = format!("{proj}/tool/bin/ralc");
+    std::fs::copy(ralc_bin(), &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    std::fs::write(
+        format!("{}/confined.ral", s.root),
+        data("confined.ral").replace("$ROOT", &s.root),
+    )
+    .unwrap();
+    let script = "printf '%s-%s\\n' LAUNCH ED; \
+        mv tool leak-tool 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        mv tool/bin tool/leak-bin 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        (echo '#!/bin/sh' > tool/bin/ralc) 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        rm -f tool/bin/ralc 2>/dev/null; test -e tool/bin/ralc || printf '%s-%s\\n' ESC APED; true";
+    let out = std::process::Command::new(&copy)
+        .current_dir(&proj)
+        .args(["run", "-p"])
+        .arg(format!("{}/confined.ral", s.root))
+        .args(["--", "/bin/sh", "-c", script])
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains(LAUNCHED), "never ran: {stderr:?}");
+    assert!(!stdout.contains(ESCAPED), "{stdout:?} {stderr:?}");
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "the launcher changed"
+    );
+    assert!(!Path::new(&format!("{proj}/leak-tool")).exists());
+}

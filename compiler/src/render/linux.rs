@@ -289,9 +289,9 @@ fn show_fs(
             d.bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny);
             d.note(
                 p,
-                "read-only only if it exists at launch: a write exclusion absent \
-                 under a writable prefix cannot be bound (the guard still refuses \
-                 writing it)",
+                "read-only whether it exists or not: a write exclusion absent at \
+                 launch under a writable prefix is held by an empty read-only \
+                 placeholder (a file or a directory by its name), removed after the run",
             );
         }
     }

@@ -9,6 +9,7 @@ use super::bwrap::{self, Op};
 use super::handle::{self, Kind, Opened};
 use super::landlock::{self, Ruleset};
 use super::memfd;
+use super::placeholders::Placeholders;
 use super::private_temp::PrivateTemp;
 use super::refusal::Refusal;
 use super::seccomp;
@@ -168,6 +169,9 @@ pub struct Prepared {
     supervise: Option<(Watch, Vec<crate::plan::SeccompRule>)>,
     /// The run's private temp dir: removed when the launch is dropped, after the wait.
     private_temp: Option<PrivateTemp>,
+    /// The write exclusions' placeholders and this run's locks: removed after the wait
+    /// (before `git_state`, whose placeholders the locks hold too).
+    placeholders: Placeholders,
     /// The git-state placeholders: removed after the wait, as the temp dir.
     git_state: Option<super::git_state::GitState>,
 }
@@ -377,6 +381,15 @@ pub fn prepare_watched(
     let mut binds = open_binds(plan)?;
     protect_git_state(&mut binds)?;
     guard_launchers(&mut binds, pins)?;
+    // Every name held read-only for this run is locked (shared) for it: no other run
+    // removes a placeholder while this one binds it.
+    for k in binds
+        .kept
+        .iter()
+        .filter(|k| k.layer == Layer::Over && k.access == Access::ReadOnly)
+    {
+        binds.placeholders.hold(&k.path, &k.fd);
+    }
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
@@ -425,6 +438,10 @@ struct Binds {
     mountinfo: MountInfo,
     /// The run's private temp dir, shown at the temp dir's path (`private_temp`).
     private_temp: Option<PrivateTemp>,
+    /// The write exclusions absent at launch, held by placeholders, and this run's locks
+    /// on every read-only name (`placeholders`); dropped before `git_state`, whose
+    /// placeholders these locks hold too.
+    placeholders: Placeholders,
     /// The git state kept read-only, with the placeholders to remove after (`git_state`).
     git_state: Option<super::git_state::GitState>,
 }
@@ -461,6 +478,7 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         .then(|| super::private_temp::host_temp_dir(caller_env("TMPDIR")))
         .flatten();
     let mut private_temp: Option<PrivateTemp> = None;
+    let mut placeholders = Placeholders::default();
     for b in binds {
         // A rename guard is a mount point on purpose, even within a writable bind; the
         // private temp dir covers nothing of the host's beneath its path.
@@ -498,6 +516,49 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
             continue;
         }
         match handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))? {
+            Opened::Absent
+                if b.why == BindWhy::WriteDeny
+                    && b.layer == Layer::Over
+                    && kept.iter().any(|k| {
+                        k.layer == Layer::Shown
+                            && k.access == Access::Writable
+                            && within(&b.path, &k.path)
+                            && Some(k.path.as_str()) != private_at
+                    }) =>
+            {
+                // A write exclusion absent at launch beneath a writable bind: a
+                // placeholder holds its name, read-only, for the run.
+                match placeholders.make(&b.path, super::placeholders::form_of(&b.path)) {
+                    Ok(()) => {}
+                    Err(e) if super::placeholders::uncreatable(&e) => {
+                        notes.push(format!(
+                            "{} is absent and this user cannot create it: nor can the program",
+                            b.path
+                        ));
+                        continue;
+                    }
+                    Err(e) => return Err(Refusal::io(&b.path, e)),
+                }
+                let Opened::Found(fd) =
+                    handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))?
+                else {
+                    return Err(Refusal::SymlinkPlanted {
+                        path: b.path.clone(),
+                    });
+                };
+                let kind = handle::kind_of(&fd).map_err(|e| Refusal::io(&b.path, e))?;
+                notes.push(format!(
+                    "{} is absent: held read-only by a placeholder for the run",
+                    b.path
+                ));
+                kept.push(Kept {
+                    path: b.path.clone(),
+                    access: b.access,
+                    layer: b.layer,
+                    fd,
+                    kind,
+                });
+            }
             Opened::Absent => notes.push(format!("{} is absent: not bound", b.path)),
             Opened::Symlink => {
                 if b.why != BindWhy::SystemDefault {
@@ -543,6 +604,7 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         mountinfo: MountInfo::default(),
         private_temp,
         git_state: None,
+        placeholders,
     })
 }
 
@@ -1212,6 +1274,7 @@ struct MountTable {
     env_remove: Vec<String>,
     mountinfo: MountInfo,
     private_temp: Option<PrivateTemp>,
+    placeholders: Placeholders,
     git_state: Option<super::git_state::GitState>,
 }
 
@@ -1302,6 +1365,7 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
         mountinfo: binds.mountinfo,
         private_temp: binds.private_temp,
         git_state: binds.git_state,
+        placeholders: binds.placeholders,
     })
 }
 
@@ -1381,6 +1445,7 @@ fn seal(
         supervise: watch.map(|w| (w, plan.seccomp.clone())),
         private_temp: t.private_temp,
         git_state: t.git_state,
+        placeholders: t.placeholders,
     })
 }
 
@@ -1715,6 +1780,7 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     drop(cap);
     // The run is over (bwrap and its pid namespace are gone): its private temp dir goes.
     drop(p.private_temp.take());
+    drop(std::mem::take(&mut p.placeholders));
     drop(p.git_state.take());
     if let Some(r) = refused {
         return Err(r);
