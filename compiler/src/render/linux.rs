@@ -323,12 +323,14 @@ fn show_fs(
     };
     landlock.read = paths(Access::ReadOnly);
     landlock.write = paths(Access::Writable);
-    if shown.iter().any(|b| within(cwd, &b.path)) {
-        cwd.to_string()
-    } else {
-        d.note(cwd, "not visible under the grant: the program starts in /");
-        "/".to_string()
+    if !shown.iter().any(|b| within(cwd, &b.path)) && cwd.starts_with('/') {
+        d.note(
+            cwd,
+            "not visible under the grant: shown as an empty read-only directory (what \
+             the grant shows beneath it on top), and the program starts there",
+        );
     }
+    cwd.to_string()
 }
 
 /// What a run must not be able to rename away: the exclusions, the write exclusions, the

@@ -31,6 +31,16 @@ pub enum Op {
     MaskFile {
         path: String,
     },
+    /// The working directory when nothing shown holds it: an empty tmpfs made before the
+    /// binds (so a grant beneath it is bound on top), made read-only after them
+    /// (`EmptyDirSeal`).
+    EmptyDir {
+        path: String,
+    },
+    /// `--remount-ro` of an `EmptyDir`, after every bind beneath it.
+    EmptyDirSeal {
+        path: String,
+    },
     Dev,
     Proc,
 }
@@ -150,6 +160,8 @@ pub fn options(
             Op::MaskFile { path } => {
                 a.extend(["--ro-bind".to_string(), "/dev/null".into(), name(path)?]);
             }
+            Op::EmptyDir { path } => a.extend(["--tmpfs".to_string(), name(path)?]),
+            Op::EmptyDirSeal { path } => a.extend(["--remount-ro".to_string(), name(path)?]),
             Op::Dev => a.extend(["--dev".to_string(), "/dev".into()]),
             // The envelope's own /proc, with the kernel's symbol table masked: it shows
             // addresses to every reader where kptr_restrict is 0.

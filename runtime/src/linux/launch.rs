@@ -393,7 +393,7 @@ pub fn prepare_watched(
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
-    let table = mount_table(confined, pins, bwrap_pin)?;
+    let table = mount_table(confined, pins, bwrap_pin, &plan.cwd)?;
     seal(plan, host, pins, bwrap_pin, table, watch)
 }
 
@@ -1281,7 +1281,12 @@ struct MountTable {
 /// Phase 5: bwrap's operations — the Shown binds, the mirrored symlinks, the masks,
 /// `--dev`, `--proc`, the Over binds, the pins, and the masks an Over bind would cover
 /// applied again — with a descriptor slot for each bind.
-fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTable, Refusal> {
+fn mount_table(
+    c: Confined,
+    pins: &Pins,
+    bwrap_pin: &OwnedFd,
+    cwd: &str,
+) -> Result<MountTable, Refusal> {
     let Masked {
         binds,
         masks,
@@ -1291,6 +1296,17 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
     } = c.masked;
     let mut handoff: Vec<(OwnedFd, RawFd)> = Vec::new();
     let mut ops: Vec<Op> = Vec::new();
+    // The working directory nothing shown holds: an empty read-only directory, so the
+    // program starts where it was asked to (issue #27), never in `/` silently.
+    let cwd_shown = cwd == "/"
+        || binds
+            .kept
+            .iter()
+            .any(|k| k.layer == Layer::Shown && k.kind == Kind::Dir && within(cwd, &k.path));
+    let empty_cwd = (!cwd_shown && cwd.starts_with('/')).then(|| cwd.to_string());
+    if let Some(path) = &empty_cwd {
+        ops.push(Op::EmptyDir { path: path.clone() });
+    }
     let mut next_mount = slot::MOUNT;
     let mut over: Vec<Op> = Vec::new();
     for k in &binds.kept {
@@ -1351,6 +1367,9 @@ fn mount_table(c: Confined, pins: &Pins, bwrap_pin: &OwnedFd) -> Result<MountTab
         .cloned()
         .collect();
     ops.extend(binds.symlinks);
+    if let Some(path) = empty_cwd {
+        ops.push(Op::EmptyDirSeal { path });
+    }
     ops.extend(masks);
     ops.push(Op::Dev);
     ops.push(Op::Proc);
