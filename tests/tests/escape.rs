@@ -847,3 +847,38 @@ fn the_launcher_under_a_write_grant_cannot_be_swapped() {
     );
     assert!(!Path::new(&format!("{proj}/leak-tool")).exists());
 }
+
+/// A profile granting only a subdirectory of the working directory: the program starts
+/// in its working directory (shown empty and read-only), never in `/` (issue #27).
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn the_program_starts_in_its_working_directory_when_only_a_subdirectory_is_granted() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    std::fs::create_dir_all(format!("{proj}/src")).unwrap();
+    std::fs::write(format!("{proj}/src/a.txt"), "in-src").unwrap();
+    let profile = format!("{}/sub.ral", s.root);
+    std::fs::write(
+        &profile,
+        "[exec: ['system:': 'allow'], fs: [write: ['cwd:src']]]\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(ralc_bin())
+        .current_dir(&proj)
+        .args(["run", "-p", &profile, "--", "/bin/sh", "-c"])
+        .arg("pwd; cat src/a.txt; echo x > src/b.txt; (echo y > leak-here) 2>/dev/null; true")
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        vec![proj.as_str(), "in-src"],
+        "{:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(Path::new(&format!("{proj}/src/b.txt")).exists());
+    assert!(!Path::new(&format!("{proj}/leak-here")).exists());
+}
