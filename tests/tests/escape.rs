@@ -664,7 +664,7 @@ fn a_socket_made_in_the_temp_dir_after_the_launch_is_unreachable() {
          ls -A $TMPDIR | grep -q late && printf '%s-%s\\n' ESC APED; echo inside > $TMPDIR/leak-private; true",
         late[0], late[1]
     );
-    let mut child = std::process::Command::new(ralc_bin())
+    let child = std::process::Command::new(ralc_bin())
         .current_dir(format!("{}/proj", s.root))
         .env("TMPDIR", &tmp)
         .args(["run", "-p", "std:minimal", "--", "/bin/sh", "-c", &script])
