@@ -882,3 +882,44 @@ fn the_program_starts_in_its_working_directory_when_only_a_subdirectory_is_grant
     assert!(Path::new(&format!("{proj}/src/b.txt")).exists());
     assert!(!Path::new(&format!("{proj}/leak-here")).exists());
 }
+
+/// A grant spelled through a symlink that lives outside every granted tree: the program
+/// sees the link where the profile named it, as the link (issue #27).
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_grant_through_a_link_outside_every_grant_shows_the_link() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    std::fs::create_dir_all(format!("{}/shared", s.root)).unwrap();
+    std::fs::write(format!("{}/shared/f", s.root), "shared-data").unwrap();
+    std::os::unix::fs::symlink(
+        format!("{}/shared", s.root),
+        format!("{}/link-shared", s.root),
+    )
+    .unwrap();
+    let profile = format!("{}/link.ral", s.root);
+    std::fs::write(
+        &profile,
+        format!(
+            "[exec: ['system:': 'allow'], fs: [read: ['{}/link-shared'], write: ['cwd:']]]\n",
+            s.root
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(ralc_bin())
+        .current_dir(&proj)
+        .args(["run", "-p", &profile, "--", "/bin/sh", "-c"])
+        .arg(format!(
+            "cat {r}/link-shared/f; echo; readlink {r}/link-shared; (echo x > {r}/link-shared/leak) 2>/dev/null; true",
+            r = s.root
+        ))
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want = format!("shared-data\n{}/shared\n", s.root);
+    assert_eq!(stdout, want, "{:?}", String::from_utf8_lossy(&out.stderr));
+    assert!(!Path::new(&format!("{}/shared/leak", s.root)).exists());
+}

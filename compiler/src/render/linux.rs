@@ -77,6 +77,11 @@ pub fn render_with_profiles(
         }
         Some(fs) => show_fs(fs, &projection.exec, program, cwd, &mut d, &mut landlock),
     };
+    if let Some(fs) = &projection.fs {
+        for l in &fs.links {
+            d.bind(l, Access::ReadOnly, Layer::Shown, BindWhy::Link);
+        }
+    }
     rename_protection(projection, profiles, self_path, &mut d);
     envelope(program, cwd, self_path, &mut d);
     d.settle();
@@ -484,6 +489,7 @@ mod tests {
                 floor: vec![],
                 deny: vec!["/home/u/proj/.env".into()],
                 write_deny: vec!["/home/u/proj/r.ral".into()],
+                links: vec![],
             }),
             exec: ExecProjection::Restricted(KernelExecRules {
                 allow_dirs: vec!["/usr/bin".into()],
@@ -576,7 +582,7 @@ mod tests {
     }
 
     #[test]
-    fn a_deny_hiding_proc_is_refused_and_an_invisible_cwd_starts_in_root() {
+    fn a_deny_hiding_proc_is_refused_and_an_invisible_cwd_is_kept() {
         let proj = SandboxProjection {
             fs: Some(FsProjection {
                 deny: vec!["/".into()],
@@ -586,7 +592,30 @@ mod tests {
         };
         let plan = render(&proj, &prog(), "/home/u", "/x/ralc");
         assert_eq!(plan.refused.len(), 1);
-        assert_eq!(plan.cwd, "/");
+        // Never `/` silently: the program starts in its working directory, shown empty.
+        assert_eq!(plan.cwd, "/home/u");
+        assert!(plan
+            .fidelity
+            .iter()
+            .any(|f| f.path == "/home/u" && f.note.contains("empty read-only directory")));
+    }
+
+    #[test]
+    fn a_grant_spelled_through_a_link_shows_the_link() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                read: vec!["/data/real".into()],
+                links: vec!["/home/u/data".into()],
+                ..FsProjection::default()
+            }),
+            ..SandboxProjection::default()
+        };
+        let plan = render(&proj, &prog(), "/home/u", "/x/ralc");
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/home/u/data" && b.why == BindWhy::Link));
+        assert!(!plan.landlock.read.contains(&"/home/u/data".to_string()));
     }
 
     #[test]

@@ -560,6 +560,12 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
                 });
             }
             Opened::Absent => notes.push(format!("{} is absent: not bound", b.path)),
+            Opened::Symlink if b.why == BindWhy::Link => {
+                if let Some(op) = link_on_the_way(&b.path, &kept, &symlinks)? {
+                    symlinks.push(op);
+                }
+            }
+            Opened::Found(_) if b.why == BindWhy::Link => {}
             Opened::Symlink => {
                 if b.why != BindWhy::SystemDefault {
                     return Err(Refusal::SymlinkPlanted {
@@ -606,6 +612,42 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         git_state: None,
         placeholders,
     })
+}
+
+/// The first symlink on the way to `path` (a grant's spelling), mirrored as a link
+/// (`--symlink`), when nothing shown holds its directory and it is not mirrored already:
+/// the program sees the link where the user named it. `None`: nothing to show.
+fn link_on_the_way(path: &str, kept: &[Kept], symlinks: &[Op]) -> Result<Option<Op>, Refusal> {
+    let mut prefix = String::new();
+    for part in path.split('/').filter(|c| !c.is_empty()) {
+        prefix.push('/');
+        prefix.push_str(part);
+        if handle::lkind(&prefix) != Some(Kind::Symlink) {
+            continue;
+        }
+        let parent = prefix.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+        let parent = if parent.is_empty() { "/" } else { parent };
+        let held = kept
+            .iter()
+            .any(|k| k.layer == Layer::Shown && within(parent, &k.path) && k.path != "/");
+        let mirrored = symlinks.iter().any(|op| match op {
+            Op::Symlink { path, .. } => path == &prefix,
+            _ => false,
+        });
+        if held || mirrored {
+            return Ok(None);
+        }
+        let t = std::fs::read_link(&prefix).map_err(|e| Refusal::io(&prefix, e))?;
+        let target = t
+            .to_str()
+            .ok_or_else(|| Refusal::BadName(prefix.clone()))?
+            .to_string();
+        return Ok(Some(Op::Symlink {
+            target,
+            path: prefix,
+        }));
+    }
+    Ok(None)
 }
 
 /// Phase 2b: what git reads as configuration or runs, in every shown writable tree, bound
