@@ -1115,6 +1115,37 @@ fn agent_masks(plan: &LinuxPlan, binds: &mut Binds) -> Vec<String> {
         out.extend(super::agents::in_dir(&k.path));
         super::agents::sockets_below(&k.path, &mut budget, &mut found);
     }
+    let mut read_budget = super::agents::READ_SOCKET_BUDGET;
+    let mut read_found = super::agents::SocketSearch::default();
+    for k in binds.kept.iter().filter(|k| {
+        k.layer == Layer::Shown
+            && k.access == Access::ReadOnly
+            && k.kind == Kind::Dir
+            && k.path != "/"
+            && !super::agents::INSTALL_TREES
+                .iter()
+                .any(|t| within(&k.path, t))
+    }) {
+        super::agents::sockets_below(&k.path, &mut read_budget, &mut read_found);
+    }
+    // A session agent's socket the caller's variables name (`SSH_AUTH_SOCK`) in a
+    // read-only grant is granted on purpose: kept, and its variable crosses.
+    let runtime_dir = caller_env("XDG_RUNTIME_DIR");
+    let named: Vec<String> = crate::environment::AGENT_VARS
+        .iter()
+        .filter_map(|v| {
+            crate::environment::agent_target(v, &caller_env(v)?, runtime_dir.as_deref())
+        })
+        .collect();
+    read_found.sockets.retain(|s| !named.contains(s));
+    found.sockets.extend(read_found.sockets);
+    if !read_found.unfinished.is_empty() {
+        binds.notes.push(format!(
+            "the socket search of read-only grants stopped after {} entries: sockets below {} were not looked for",
+            super::agents::READ_SOCKET_BUDGET,
+            read_found.unfinished.join(", ")
+        ));
+    }
     if !found.unfinished.is_empty() {
         binds.notes.push(format!(
             "the socket search stopped after {} entries: sockets below {} were not looked for",
