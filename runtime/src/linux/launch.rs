@@ -290,7 +290,10 @@ pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) 
     let pins = match pin_at_start().as_ref() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("ralc: refused: {}", Refusal::NoSelfPin(e.clone()));
+            eprintln!(
+                "ralc: refused: {}",
+                Refusal::NoSelfPin(e.clone()).for_terminal()
+            );
             return (EXIT_REFUSED, watched);
         }
     };
@@ -303,7 +306,7 @@ pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) 
             (code, watched)
         }
         Err(r) => {
-            eprintln!("ralc: refused: {r}");
+            eprintln!("ralc: refused: {}", r.for_terminal());
             (EXIT_REFUSED, watched)
         }
     }
