@@ -79,6 +79,17 @@ impl Placeholders {
             }
             missing.push(a.to_string());
         }
+        // The existing part of the way holds no symlink: nothing is made elsewhere.
+        if !a.is_empty() {
+            match super::handle::open_real(a)? {
+                super::handle::Opened::Found(_) => {}
+                _ => {
+                    return Err(std::io::Error::other(format!(
+                        "{a} is a symlink or lies beneath one"
+                    )))
+                }
+            }
+        }
         for parent in missing.iter().rev() {
             std::fs::DirBuilder::new().mode(0o755).create(parent)?;
             self.remember(parent)?;
@@ -285,6 +296,17 @@ mod tests {
         ph.make(&format!("{root}/a/b/c"), Form::File("t")).unwrap();
         ph.make(&format!("{root}/dir"), Form::Dir).unwrap();
         assert!(ph.make(&format!("{root}/kept"), Form::File("")).is_err());
+        // Never through a symlink on the way.
+        std::fs::create_dir(format!("{root}/elsewhere")).unwrap();
+        std::os::unix::fs::symlink(format!("{root}/elsewhere"), format!("{root}/via")).unwrap();
+        assert!(ph.make(&format!("{root}/via/x"), Form::File("")).is_err());
+        assert!(ph.make(&format!("{root}/via/y/z"), Form::Dir).is_err());
+        assert_eq!(
+            std::fs::read_dir(format!("{root}/elsewhere"))
+                .unwrap()
+                .count(),
+            0
+        );
         assert_eq!(
             std::fs::read_to_string(format!("{root}/a/b/c")).unwrap(),
             "t"
