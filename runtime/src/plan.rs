@@ -70,6 +70,9 @@ pub enum BindWhy {
     /// profile file, bound over itself: a mount point cannot be renamed, removed or
     /// replaced, so the protected path keeps its name for this run and the next.
     RenameGuard,
+    /// A grant spelled through a symlink: the link itself is shown, as the link, where
+    /// nothing shown holds its directory (the program's view, issue #27).
+    Link,
 }
 
 /// One bind: the host object at `path` shown at the same path in the envelope.

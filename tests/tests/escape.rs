@@ -664,7 +664,7 @@ fn a_socket_made_in_the_temp_dir_after_the_launch_is_unreachable() {
          ls -A $TMPDIR | grep -q late && printf '%s-%s\\n' ESC APED; echo inside > $TMPDIR/leak-private; true",
         late[0], late[1]
     );
-    let mut child = std::process::Command::new(ralc_bin())
+    let child = std::process::Command::new(ralc_bin())
         .current_dir(format!("{}/proj", s.root))
         .env("TMPDIR", &tmp)
         .args(["run", "-p", "std:minimal", "--", "/bin/sh", "-c", &script])
@@ -799,4 +799,127 @@ fn a_hostile_path_in_a_hint_is_printed_escaped() {
         std::fs::symlink_metadata(&evil).is_err(),
         "the write landed"
     );
+}
+
+/// ralc run from a directory the program may write (`./tool/ralc` under `cwd:`): the
+/// directories above it cannot be renamed and the file cannot be rewritten, so the host's
+/// next launch runs the same ralc (issue #25).
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs a copy of the ralc binary"
+)]
+fn the_launcher_under_a_write_grant_cannot_be_swapped() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    std::fs::create_dir_all(format!("{proj}/tool/bin")).unwrap();
+    let copy = format!("{proj}/tool/bin/ralc");
+    std::fs::copy(ralc_bin(), &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    std::fs::write(
+        format!("{}/confined.ral", s.root),
+        data("confined.ral").replace("$ROOT", &s.root),
+    )
+    .unwrap();
+    let script = "printf '%s-%s\\n' LAUNCH ED; \
+        mv tool leak-tool 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        mv tool/bin tool/leak-bin 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        (echo '#!/bin/sh' > tool/bin/ralc) 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        rm -f tool/bin/ralc 2>/dev/null; test -e tool/bin/ralc || printf '%s-%s\\n' ESC APED; true";
+    let out = std::process::Command::new(&copy)
+        .current_dir(&proj)
+        .args(["run", "-p"])
+        .arg(format!("{}/confined.ral", s.root))
+        .args(["--", "/bin/sh", "-c", script])
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains(LAUNCHED), "never ran: {stderr:?}");
+    assert!(!stdout.contains(ESCAPED), "{stdout:?} {stderr:?}");
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "the launcher changed"
+    );
+    assert!(!Path::new(&format!("{proj}/leak-tool")).exists());
+}
+
+/// A profile granting only a subdirectory of the working directory: the program starts
+/// in its working directory (shown empty and read-only), never in `/` (issue #27).
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn the_program_starts_in_its_working_directory_when_only_a_subdirectory_is_granted() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    std::fs::create_dir_all(format!("{proj}/src")).unwrap();
+    std::fs::write(format!("{proj}/src/a.txt"), "in-src").unwrap();
+    let profile = format!("{}/sub.ral", s.root);
+    std::fs::write(
+        &profile,
+        "[exec: ['system:': 'allow'], fs: [write: ['cwd:src']]]\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(ralc_bin())
+        .current_dir(&proj)
+        .args(["run", "-p", &profile, "--", "/bin/sh", "-c"])
+        .arg("pwd; cat src/a.txt; echo x > src/b.txt; (echo y > leak-here) 2>/dev/null; true")
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        vec![proj.as_str(), "in-src"],
+        "{:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(Path::new(&format!("{proj}/src/b.txt")).exists());
+    assert!(!Path::new(&format!("{proj}/leak-here")).exists());
+}
+
+/// A grant spelled through a symlink that lives outside every granted tree: the program
+/// sees the link where the profile named it, as the link (issue #27).
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_grant_through_a_link_outside_every_grant_shows_the_link() {
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    std::fs::create_dir_all(format!("{}/shared", s.root)).unwrap();
+    std::fs::write(format!("{}/shared/f", s.root), "shared-data").unwrap();
+    std::os::unix::fs::symlink(
+        format!("{}/shared", s.root),
+        format!("{}/link-shared", s.root),
+    )
+    .unwrap();
+    let profile = format!("{}/link.ral", s.root);
+    std::fs::write(
+        &profile,
+        format!(
+            "[exec: ['system:': 'allow'], fs: [read: ['{}/link-shared'], write: ['cwd:']]]\n",
+            s.root
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(ralc_bin())
+        .current_dir(&proj)
+        .args(["run", "-p", &profile, "--", "/bin/sh", "-c"])
+        .arg(format!(
+            "cat {r}/link-shared/f; echo; readlink {r}/link-shared; (echo x > {r}/link-shared/leak) 2>/dev/null; true",
+            r = s.root
+        ))
+        .stdin(std::process::Stdio::null())
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .output()
+        .expect("spawn ralc");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let want = format!("shared-data\n{}/shared\n", s.root);
+    assert_eq!(stdout, want, "{:?}", String::from_utf8_lossy(&out.stderr));
+    assert!(!Path::new(&format!("{}/shared/leak", s.root)).exists());
 }

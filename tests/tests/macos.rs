@@ -87,6 +87,7 @@ fn restricted() -> SandboxProjection {
             floor: s(&["/opt/homebrew"]),
             deny: s(&["/Users/u/proj/.env", "/Users/u/proj/secrets", "/tmp/keys"]),
             write_deny: s(&["/Users/u/proj/ci.ral"]),
+            links: vec![],
         }),
         exec: ExecProjection::Restricted(KernelExecRules {
             allow_dirs: s(&["/usr/bin", "/bin", "/opt/homebrew/bin"]),
@@ -508,7 +509,7 @@ mod random {
         ) -> SandboxProjection {
             SandboxProjection {
                 fs: fs.map(|(read, write, deny, write_deny)| FsProjection {
-                    read, write, floor: vec![], deny, write_deny,
+                    read, write, floor: vec![], deny, write_deny, links: vec![],
                 }),
                 exec: match exec {
                     None => ExecProjection::Unrestricted,

@@ -26,6 +26,11 @@ pub struct FsProjection {
     pub deny: Vec<String>,
     /// Exclusions of writing only (a `--restrict` file's own path).
     pub write_deny: Vec<String>,
+    /// The read and write prefixes as spelled, where the spelling is not the real path
+    /// (a symlink on the way): the launch shows such a link itself, as the link, where
+    /// nothing shown holds its directory (issue #27).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -181,8 +186,17 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
     write.push(DISCARD.to_owned());
     let mut deny = Vec::new();
     let mut write_deny = Vec::new();
+    let mut links = Vec::new();
     for caps in stack.layers() {
         if let Some(fs) = &caps.fs {
+            for e in fs.read.iter().chain(&fs.write) {
+                let surface = e.path.surface_str().trim_end_matches('/');
+                if surface.starts_with('/')
+                    && surface != e.path.real().as_str().trim_end_matches('/')
+                {
+                    links.push(surface.to_string());
+                }
+            }
             for e in &fs.deny {
                 live_reals(&e.path, r, &mut deny);
             }
@@ -208,6 +222,7 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
         &mut floor,
         &mut deny,
         &mut write_deny,
+        &mut links,
     ] {
         tidy(v);
     }
@@ -217,6 +232,7 @@ fn fs_projection(stack: &GrantStack, r: &dyn Resolve) -> Option<FsProjection> {
         floor,
         deny,
         write_deny,
+        links,
     })
 }
 

@@ -88,6 +88,16 @@ fn run_linux_plan(args: &RunArgs) -> i32 {
     }
 }
 
+/// A refusal's text for the terminal: its own lines kept, each escaped (`diag::escape`),
+/// so no control byte or bidi override in it reaches the terminal.
+#[cfg(not(target_os = "macos"))]
+fn escaped_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| crate::diag::escape::text(l).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Everywhere but macOS: render the Linux plan and launch it.
 #[cfg(not(target_os = "macos"))]
 fn run_plan(stack: &GrantStack, r: &dyn Resolve, args: &RunArgs, profile_files: &[String]) -> i32 {
@@ -95,17 +105,14 @@ fn run_plan(stack: &GrantStack, r: &dyn Resolve, args: &RunArgs, profile_files: 
     {
         Ok((_, plan)) => plan,
         Err(refused) => {
-            eprintln!(
-                "ralc run: refused: {}",
-                crate::diag::escape::text(&refused.words)
-            );
+            eprintln!("ralc run: refused: {}", escaped_lines(&refused.words));
             return super::exit_for(&refused);
         }
     };
     if !plan.refused.is_empty() {
         eprintln!(
             "ralc run: refused: {}; nothing ran",
-            crate::diag::escape::text(&plan.refused.join("; "))
+            escaped_lines(&plan.refused.join("; "))
         );
         return EXIT_REFUSED;
     }

@@ -148,8 +148,8 @@ mod tests {
     #[test]
     fn a_layer_file_through_a_symlink_or_with_a_second_link_is_refused() {
         let d = tempfile::tempdir().unwrap();
-        let root = std::fs::canonicalize(d.path()).unwrap();
-        let root = root.to_str().unwrap();
+        // The temp dir's own path (no symlink above it on the test hosts).
+        let root = d.path().to_str().unwrap();
         std::fs::create_dir(format!("{root}/real")).unwrap();
         std::fs::write(format!("{root}/real/p.ral"), "[]").unwrap();
         assert_eq!(held_by_name(&format!("{root}/real/p.ral")), Ok(()));

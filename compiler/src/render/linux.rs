@@ -77,6 +77,11 @@ pub fn render_with_profiles(
         }
         Some(fs) => show_fs(fs, &projection.exec, program, cwd, &mut d, &mut landlock),
     };
+    if let Some(fs) = &projection.fs {
+        for l in &fs.links {
+            d.bind(l, Access::ReadOnly, Layer::Shown, BindWhy::Link);
+        }
+    }
     rename_protection(projection, profiles, self_path, &mut d);
     envelope(program, cwd, self_path, &mut d);
     d.settle();
@@ -328,9 +333,9 @@ fn show_fs(
             d.bind(p, Access::ReadOnly, Layer::Over, BindWhy::WriteDeny);
             d.note(
                 p,
-                "read-only only if it exists at launch: a write exclusion absent \
-                 under a writable prefix cannot be bound (the guard still refuses \
-                 writing it)",
+                "read-only whether it exists or not: a write exclusion absent at \
+                 launch under a writable prefix is held by an empty read-only \
+                 placeholder (a file or a directory by its name), removed after the run",
             );
         }
     }
@@ -362,12 +367,14 @@ fn show_fs(
     };
     landlock.read = paths(Access::ReadOnly);
     landlock.write = paths(Access::Writable);
-    if shown.iter().any(|b| within(cwd, &b.path)) {
-        cwd.to_string()
-    } else {
-        d.note(cwd, "not visible under the grant: the program starts in /");
-        "/".to_string()
+    if !shown.iter().any(|b| within(cwd, &b.path)) && cwd.starts_with('/') {
+        d.note(
+            cwd,
+            "not visible under the grant: shown as an empty read-only directory (what \
+             the grant shows beneath it on top), and the program starts there",
+        );
     }
+    cwd.to_string()
 }
 
 /// What a run must not be able to rename away: the exclusions, the write exclusions, the
@@ -526,6 +533,7 @@ mod tests {
                 floor: vec![],
                 deny: vec!["/home/u/proj/.env".into()],
                 write_deny: vec!["/home/u/proj/r.ral".into()],
+                links: vec![],
             }),
             exec: ExecProjection::Restricted(KernelExecRules {
                 allow_dirs: vec!["/usr/bin".into()],
@@ -618,7 +626,7 @@ mod tests {
     }
 
     #[test]
-    fn a_deny_hiding_proc_is_refused_and_an_invisible_cwd_starts_in_root() {
+    fn a_deny_hiding_proc_is_refused_and_an_invisible_cwd_is_kept() {
         let proj = SandboxProjection {
             fs: Some(FsProjection {
                 deny: vec!["/".into()],
@@ -628,7 +636,30 @@ mod tests {
         };
         let plan = render(&proj, &prog(), "/home/u", "/x/ralc");
         assert_eq!(plan.refused.len(), 1);
-        assert_eq!(plan.cwd, "/");
+        // Never `/` silently: the program starts in its working directory, shown empty.
+        assert_eq!(plan.cwd, "/home/u");
+        assert!(plan
+            .fidelity
+            .iter()
+            .any(|f| f.path == "/home/u" && f.note.contains("empty read-only directory")));
+    }
+
+    #[test]
+    fn a_grant_spelled_through_a_link_shows_the_link() {
+        let proj = SandboxProjection {
+            fs: Some(FsProjection {
+                read: vec!["/data/real".into()],
+                links: vec!["/home/u/data".into()],
+                ..FsProjection::default()
+            }),
+            ..SandboxProjection::default()
+        };
+        let plan = render(&proj, &prog(), "/home/u", "/x/ralc");
+        assert!(plan
+            .binds
+            .iter()
+            .any(|b| b.path == "/home/u/data" && b.why == BindWhy::Link));
+        assert!(!plan.landlock.read.contains(&"/home/u/data".to_string()));
     }
 
     #[test]

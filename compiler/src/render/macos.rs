@@ -868,6 +868,7 @@ mod tests {
             floor: v(&["/dev/null", "/private/etc/hosts", "/etc/hosts"]),
             deny,
             write_deny: v(&["/tmp/w/lock", "/Users/u/\"q\"/.git"]),
+            links: vec![],
         };
         let exec = |files: Vec<String>, names: &[&str]| {
             ExecProjection::Restricted(KernelExecRules {

@@ -322,6 +322,7 @@ mod tests {
                 floor: vec![],
                 deny: v(deny),
                 write_deny: vec![],
+                links: vec![],
             }),
             exec: ExecProjection::Unrestricted,
             net_offline: true,

@@ -42,8 +42,19 @@ pub fn in_dir(dir: &str) -> Vec<String> {
     out
 }
 
-/// How many directory entries one launch lists in search of sockets, over every tree.
+/// How many directory entries one launch lists in search of sockets, over every
+/// writable tree.
 pub const SOCKET_BUDGET: usize = 200_000;
+/// ... and over every read-only tree the profile grants (a socket there is reachable
+/// too: `connect` needs no write access to a read-only mount).
+pub const READ_SOCKET_BUDGET: usize = 60_000;
+
+/// Where the system's installed files live: read-only trees never searched for sockets
+/// (no daemon listens there; they are large).
+pub const INSTALL_TREES: &[&str] = &[
+    "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/opt", "/nix",
+    "/snap", "/boot",
+];
 
 /// What `sockets_below` found: the sockets (real paths, sorted), and the directories it
 /// could not finish (budget spent or unreadable), for the launch's note.
@@ -53,11 +64,12 @@ pub struct SocketSearch {
     pub unfinished: Vec<String>,
 }
 
-/// Every unix socket at any depth below `dir`, no symlink followed, stopping when
-/// `budget` entries have been listed (it is decremented by what this call lists).
+/// Every unix socket at any depth below `dir`, no symlink followed, breadth first (a
+/// daemon's socket is seldom deep), stopping when `budget` entries have been listed (it
+/// is decremented by what this call lists).
 pub fn sockets_below(dir: &str, budget: &mut usize, out: &mut SocketSearch) {
-    let mut stack = vec![dir.trim_end_matches('/').to_string()];
-    while let Some(d) = stack.pop() {
+    let mut stack = std::collections::VecDeque::from([dir.trim_end_matches('/').to_string()]);
+    while let Some(d) = stack.pop_front() {
         if *budget == 0 {
             out.unfinished.push(d);
             continue;
@@ -79,7 +91,7 @@ pub fn sockets_below(dir: &str, budget: &mut usize, out: &mut SocketSearch) {
             if t.is_socket() {
                 out.sockets.push(path);
             } else if t.is_dir() {
-                stack.push(path);
+                stack.push_back(path);
             }
         }
     }

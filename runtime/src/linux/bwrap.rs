@@ -35,6 +35,16 @@ pub enum Op {
     ReadOnlyOver {
         path: String,
     },
+    /// The working directory when nothing shown holds it: an empty tmpfs made before the
+    /// binds (so a grant beneath it is bound on top), made read-only after them
+    /// (`EmptyDirSeal`).
+    EmptyDir {
+        path: String,
+    },
+    /// `--remount-ro` of an `EmptyDir`, after every bind beneath it.
+    EmptyDirSeal {
+        path: String,
+    },
     Dev,
     /// The envelope's own `/proc`, then what `procfs` puts over it.
     Proc {
@@ -157,6 +167,8 @@ pub fn options(
             Op::MaskFile { path } => {
                 a.extend(["--ro-bind".to_string(), "/dev/null".into(), name(path)?]);
             }
+            Op::EmptyDir { path } => a.extend(["--tmpfs".to_string(), name(path)?]),
+            Op::EmptyDirSeal { path } => a.extend(["--remount-ro".to_string(), name(path)?]),
             Op::Dev => a.extend(["--dev".to_string(), "/dev".into()]),
             Op::ReadOnlyOver { path } => {
                 let p = name(path)?;

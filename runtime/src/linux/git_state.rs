@@ -9,7 +9,7 @@
 //! writable. It never changes an existing file, never follows a symlink, and removes only
 //! the placeholders it made, when they are still what it made.
 
-use std::os::unix::fs::MetadataExt;
+use super::placeholders::{Form, Placeholders};
 
 /// The files of a git directory git reads as configuration or runs, with the
 /// placeholder an absent one gets (`None`: a directory).
@@ -33,8 +33,8 @@ pub struct GitState {
     /// Each `W/.git` directory, to bind writable over itself: a mount point cannot be
     /// renamed, so no other `.git` can take its place with a config of the program's.
     pub guarded: Vec<String>,
-    /// The placeholders made, each with its device and inode, deepest first.
-    made: Vec<(String, (u64, u64))>,
+    /// The placeholders made, removed on drop.
+    pub made: Placeholders,
 }
 
 /// Is `dir` a git directory (a `HEAD` file and an `objects` directory)?
@@ -86,8 +86,16 @@ impl GitState {
                 }
                 Ok(_) => self.read_only.push(p),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    self.make(&p, *placeholder)?;
-                    self.read_only.push(p);
+                    let form = match placeholder {
+                        Some(text) => Form::File(text),
+                        None => Form::Dir,
+                    };
+                    match self.made.make(&p, form) {
+                        Ok(()) => self.read_only.push(p),
+                        // Not creatable by this user: nor by the program.
+                        Err(e) if super::placeholders::uncreatable(&e) => {}
+                        Err(e) => return Err(e),
+                    }
                 }
                 Err(e) => return Err(e),
             }
@@ -109,60 +117,6 @@ impl GitState {
             }
         }
         Ok(())
-    }
-
-    /// Make the placeholder at `p` (its parent made too, and removed after, if absent).
-    fn make(&mut self, p: &str, content: Option<&str>) -> std::io::Result<()> {
-        use std::io::Write;
-        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-        if let Some((parent, _)) = p.rsplit_once('/') {
-            if std::fs::symlink_metadata(parent).is_err() {
-                std::fs::DirBuilder::new().mode(0o755).create(parent)?;
-                self.remember(parent)?;
-            }
-        }
-        match content {
-            None => std::fs::DirBuilder::new().mode(0o755).create(p)?,
-            Some(text) => {
-                #[allow(
-                    clippy::disallowed_methods,
-                    reason = "launch site: a git-state placeholder made for the run (create_new, no symlink followed), removed after"
-                )]
-                let mut f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(0o644)
-                    .custom_flags(libc::O_NOFOLLOW)
-                    .open(p)?;
-                f.write_all(text.as_bytes())?;
-            }
-        }
-        self.remember(p)
-    }
-
-    fn remember(&mut self, p: &str) -> std::io::Result<()> {
-        let m = std::fs::symlink_metadata(p)?;
-        self.made.insert(0, (p.to_string(), (m.dev(), m.ino())));
-        Ok(())
-    }
-}
-
-impl Drop for GitState {
-    fn drop(&mut self) {
-        for (p, id) in &self.made {
-            let Ok(m) = std::fs::symlink_metadata(p) else {
-                continue;
-            };
-            if (m.dev(), m.ino()) != *id {
-                continue;
-            }
-            if m.file_type().is_dir() {
-                // Only an empty one: what someone put there since stays.
-                let _ = std::fs::remove_dir(p);
-            } else {
-                let _ = std::fs::remove_file(p);
-            }
-        }
     }
 }
 

@@ -9,6 +9,7 @@ use super::bwrap::{self, Op};
 use super::handle::{self, Kind, Opened};
 use super::landlock::{self, Ruleset};
 use super::memfd;
+use super::placeholders::Placeholders;
 use super::private_temp::PrivateTemp;
 use super::refusal::Refusal;
 use super::seccomp;
@@ -169,6 +170,9 @@ pub struct Prepared {
     supervise: Option<(Watch, Vec<crate::plan::SeccompRule>, Option<Vec<String>>)>,
     /// The run's private temp dir: removed when the launch is dropped, after the wait.
     private_temp: Option<PrivateTemp>,
+    /// The write exclusions' placeholders and this run's locks: removed after the wait
+    /// (before `git_state`, whose placeholders the locks hold too).
+    placeholders: Placeholders,
     /// The git-state placeholders: removed after the wait, as the temp dir.
     git_state: Option<super::git_state::GitState>,
 }
@@ -287,7 +291,10 @@ pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) 
     let pins = match pin_at_start().as_ref() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("ralc: refused: {}", Refusal::NoSelfPin(e.clone()));
+            eprintln!(
+                "ralc: refused: {}",
+                Refusal::NoSelfPin(e.clone()).for_terminal()
+            );
             return (EXIT_REFUSED, watched);
         }
     };
@@ -300,7 +307,7 @@ pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) 
             (code, watched)
         }
         Err(r) => {
-            eprintln!("ralc: refused: {r}");
+            eprintln!("ralc: refused: {}", r.for_terminal());
             (EXIT_REFUSED, watched)
         }
     }
@@ -378,10 +385,19 @@ pub fn prepare_watched(
     let mut binds = open_binds(plan)?;
     protect_git_state(&mut binds)?;
     guard_launchers(&mut binds, pins)?;
+    // Every name held read-only for this run is locked (shared) for it: no other run
+    // removes a placeholder while this one binds it.
+    for k in binds
+        .kept
+        .iter()
+        .filter(|k| k.layer == Layer::Over && k.access == Access::ReadOnly)
+    {
+        binds.placeholders.hold(&k.path, &k.fd);
+    }
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;
-    let table = mount_table(confined, pins, bwrap_pin, &plan.proc_shown)?;
+    let table = mount_table(confined, pins, bwrap_pin, &plan.proc_shown, &plan.cwd)?;
     seal(plan, host, pins, bwrap_pin, table, watch)
 }
 
@@ -426,6 +442,10 @@ struct Binds {
     mountinfo: MountInfo,
     /// The run's private temp dir, shown at the temp dir's path (`private_temp`).
     private_temp: Option<PrivateTemp>,
+    /// The write exclusions absent at launch, held by placeholders, and this run's locks
+    /// on every read-only name (`placeholders`); dropped before `git_state`, whose
+    /// placeholders these locks hold too.
+    placeholders: Placeholders,
     /// The git state kept read-only, with the placeholders to remove after (`git_state`).
     git_state: Option<super::git_state::GitState>,
 }
@@ -462,6 +482,7 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         .then(|| super::private_temp::host_temp_dir(caller_env("TMPDIR")))
         .flatten();
     let mut private_temp: Option<PrivateTemp> = None;
+    let mut placeholders = Placeholders::default();
     for b in binds {
         // A rename guard is a mount point on purpose, even within a writable bind; the
         // private temp dir covers nothing of the host's beneath its path.
@@ -499,7 +520,56 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
             continue;
         }
         match handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))? {
+            Opened::Absent
+                if b.why == BindWhy::WriteDeny
+                    && b.layer == Layer::Over
+                    && kept.iter().any(|k| {
+                        k.layer == Layer::Shown
+                            && k.access == Access::Writable
+                            && within(&b.path, &k.path)
+                            && Some(k.path.as_str()) != private_at
+                    }) =>
+            {
+                // A write exclusion absent at launch beneath a writable bind: a
+                // placeholder holds its name, read-only, for the run.
+                match placeholders.make(&b.path, super::placeholders::form_of(&b.path)) {
+                    Ok(()) => {}
+                    Err(e) if super::placeholders::uncreatable(&e) => {
+                        notes.push(format!(
+                            "{} is absent and this user cannot create it: nor can the program",
+                            b.path
+                        ));
+                        continue;
+                    }
+                    Err(e) => return Err(Refusal::io(&b.path, e)),
+                }
+                let Opened::Found(fd) =
+                    handle::open_real(&b.path).map_err(|e| Refusal::io(&b.path, e))?
+                else {
+                    return Err(Refusal::SymlinkPlanted {
+                        path: b.path.clone(),
+                    });
+                };
+                let kind = handle::kind_of(&fd).map_err(|e| Refusal::io(&b.path, e))?;
+                notes.push(format!(
+                    "{} is absent: held read-only by a placeholder for the run",
+                    b.path
+                ));
+                kept.push(Kept {
+                    path: b.path.clone(),
+                    access: b.access,
+                    layer: b.layer,
+                    fd,
+                    kind,
+                });
+            }
             Opened::Absent => notes.push(format!("{} is absent: not bound", b.path)),
+            Opened::Symlink if b.why == BindWhy::Link => {
+                if let Some(op) = link_on_the_way(&b.path, &kept, &symlinks)? {
+                    symlinks.push(op);
+                }
+            }
+            Opened::Found(_) if b.why == BindWhy::Link => {}
             Opened::Symlink => {
                 if b.why != BindWhy::SystemDefault {
                     return Err(Refusal::SymlinkPlanted {
@@ -544,7 +614,44 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         mountinfo: MountInfo::default(),
         private_temp,
         git_state: None,
+        placeholders,
     })
+}
+
+/// The first symlink on the way to `path` (a grant's spelling), mirrored as a link
+/// (`--symlink`), when nothing shown holds its directory and it is not mirrored already:
+/// the program sees the link where the user named it. `None`: nothing to show.
+fn link_on_the_way(path: &str, kept: &[Kept], symlinks: &[Op]) -> Result<Option<Op>, Refusal> {
+    let mut prefix = String::new();
+    for part in path.split('/').filter(|c| !c.is_empty()) {
+        prefix.push('/');
+        prefix.push_str(part);
+        if handle::lkind(&prefix) != Some(Kind::Symlink) {
+            continue;
+        }
+        let parent = prefix.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+        let parent = if parent.is_empty() { "/" } else { parent };
+        let held = kept
+            .iter()
+            .any(|k| k.layer == Layer::Shown && within(parent, &k.path) && k.path != "/");
+        let mirrored = symlinks.iter().any(|op| match op {
+            Op::Symlink { path, .. } => path == &prefix,
+            _ => false,
+        });
+        if held || mirrored {
+            return Ok(None);
+        }
+        let t = std::fs::read_link(&prefix).map_err(|e| Refusal::io(&prefix, e))?;
+        let target = t
+            .to_str()
+            .ok_or_else(|| Refusal::BadName(prefix.clone()))?
+            .to_string();
+        return Ok(Some(Op::Symlink {
+            target,
+            path: prefix,
+        }));
+    }
+    Ok(None)
 }
 
 /// Phase 2b: what git reads as configuration or runs, in every shown writable tree, bound
@@ -1012,6 +1119,37 @@ fn agent_masks(plan: &LinuxPlan, binds: &mut Binds) -> Vec<String> {
         out.extend(super::agents::in_dir(&k.path));
         super::agents::sockets_below(&k.path, &mut budget, &mut found);
     }
+    let mut read_budget = super::agents::READ_SOCKET_BUDGET;
+    let mut read_found = super::agents::SocketSearch::default();
+    for k in binds.kept.iter().filter(|k| {
+        k.layer == Layer::Shown
+            && k.access == Access::ReadOnly
+            && k.kind == Kind::Dir
+            && k.path != "/"
+            && !super::agents::INSTALL_TREES
+                .iter()
+                .any(|t| within(&k.path, t))
+    }) {
+        super::agents::sockets_below(&k.path, &mut read_budget, &mut read_found);
+    }
+    // A session agent's socket the caller's variables name (`SSH_AUTH_SOCK`) in a
+    // read-only grant is granted on purpose: kept, and its variable crosses.
+    let runtime_dir = caller_env("XDG_RUNTIME_DIR");
+    let named: Vec<String> = crate::environment::AGENT_VARS
+        .iter()
+        .filter_map(|v| {
+            crate::environment::agent_target(v, &caller_env(v)?, runtime_dir.as_deref())
+        })
+        .collect();
+    read_found.sockets.retain(|s| !named.contains(s));
+    found.sockets.extend(read_found.sockets);
+    if !read_found.unfinished.is_empty() {
+        binds.notes.push(format!(
+            "the socket search of read-only grants stopped after {} entries: sockets below {} were not looked for",
+            super::agents::READ_SOCKET_BUDGET,
+            read_found.unfinished.join(", ")
+        ));
+    }
     if !found.unfinished.is_empty() {
         binds.notes.push(format!(
             "the socket search stopped after {} entries: sockets below {} were not looked for",
@@ -1213,6 +1351,7 @@ struct MountTable {
     env_remove: Vec<String>,
     mountinfo: MountInfo,
     private_temp: Option<PrivateTemp>,
+    placeholders: Placeholders,
     git_state: Option<super::git_state::GitState>,
 }
 
@@ -1224,6 +1363,7 @@ fn mount_table(
     pins: &Pins,
     bwrap_pin: &OwnedFd,
     proc_shown: &[String],
+    cwd: &str,
 ) -> Result<MountTable, Refusal> {
     let Masked {
         binds,
@@ -1234,6 +1374,17 @@ fn mount_table(
     } = c.masked;
     let mut handoff: Vec<(OwnedFd, RawFd)> = Vec::new();
     let mut ops: Vec<Op> = Vec::new();
+    // The working directory nothing shown holds: an empty read-only directory, so the
+    // program starts where it was asked to (issue #27), never in `/` silently.
+    let cwd_shown = cwd == "/"
+        || binds
+            .kept
+            .iter()
+            .any(|k| k.layer == Layer::Shown && k.kind == Kind::Dir && within(cwd, &k.path));
+    let empty_cwd = (!cwd_shown && cwd.starts_with('/')).then(|| cwd.to_string());
+    if let Some(path) = &empty_cwd {
+        ops.push(Op::EmptyDir { path: path.clone() });
+    }
     let mut next_mount = slot::MOUNT;
     let mut over: Vec<Op> = Vec::new();
     for k in &binds.kept {
@@ -1294,6 +1445,9 @@ fn mount_table(
         .cloned()
         .collect();
     ops.extend(binds.symlinks);
+    if let Some(path) = empty_cwd {
+        ops.push(Op::EmptyDirSeal { path });
+    }
     ops.extend(masks);
     ops.push(Op::Dev);
     let sys_writable = binds.kept.iter().any(|k| {
@@ -1317,6 +1471,7 @@ fn mount_table(
         mountinfo: binds.mountinfo,
         private_temp: binds.private_temp,
         git_state: binds.git_state,
+        placeholders: binds.placeholders,
     })
 }
 
@@ -1399,6 +1554,7 @@ fn seal(
         }),
         private_temp: t.private_temp,
         git_state: t.git_state,
+        placeholders: t.placeholders,
     })
 }
 
@@ -1733,6 +1889,7 @@ fn spawn_with(mut p: Prepared, pins: &Pins, capture: bool) -> Result<Spawned, Re
     drop(cap);
     // The run is over (bwrap and its pid namespace are gone): its private temp dir goes.
     drop(p.private_temp.take());
+    drop(std::mem::take(&mut p.placeholders));
     drop(p.git_state.take());
     if let Some(r) = refused {
         return Err(r);

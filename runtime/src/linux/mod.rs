@@ -13,6 +13,7 @@ pub mod helper;
 pub mod landlock;
 pub mod launch;
 pub mod memfd;
+pub mod placeholders;
 pub mod private_temp;
 pub mod privilege;
 pub mod procfs;

@@ -116,6 +116,10 @@ fn remove_tree(path: &str) {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: a temporary directory's real path and mode, to check the private temp dir"
+)]
 mod tests {
     use super::*;
 

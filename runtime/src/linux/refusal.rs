@@ -1,5 +1,8 @@
 //! `Refusal`: every reason a launch does not happen, each with its own message. A refusal
-//! means nothing ran (exit 126). It never carries a partial launch.
+//! means nothing ran (exit 126). It never carries a partial launch. Its text for the
+//! terminal (`for_terminal`) shows every control character and bidi override as
+//! `\u{…}`, as the compiler's `diag::escape` does: a path the program chose cannot forge
+//! a line or a terminal sequence.
 
 use std::fmt;
 use std::io;
@@ -115,5 +118,50 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Other(s) => f.write_str(s),
         }
+    }
+}
+
+impl Refusal {
+    /// The message with every control character (newline included), bidi override or
+    /// isolate and line or paragraph separator shown as `\u{…}`.
+    pub fn for_terminal(&self) -> String {
+        let mut out = String::new();
+        for c in self.to_string().chars() {
+            let hazard = c.is_control()
+                || matches!(
+                    c,
+                    '\u{200E}'
+                        | '\u{200F}'
+                        | '\u{061C}'
+                        | '\u{202A}'..='\u{202E}'
+                        | '\u{2066}'..='\u{2069}'
+                        | '\u{2028}'
+                        | '\u{2029}'
+                );
+            if hazard {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            } else {
+                out.push(c);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod terminal_tests {
+    use super::Refusal;
+
+    #[test]
+    fn a_hostile_path_in_a_refusal_is_escaped() {
+        let r = Refusal::SymlinkPlanted {
+            path: "/p/.git/worktrees/x\n::error::y\u{1b}]8;;\u{7}\u{202e}/gitdir".into(),
+        };
+        let t = r.for_terminal();
+        assert!(
+            !t.contains('\n') && !t.contains('\u{1b}') && !t.contains('\u{202e}'),
+            "{t}"
+        );
+        assert!(t.contains("\\u{a}::error::y\\u{1b}"), "{t}");
     }
 }
