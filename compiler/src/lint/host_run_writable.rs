@@ -16,7 +16,7 @@ pub static INFO: LintInfo = LintInfo {
     default_level: Level::Warn,
     authoring: false,
     summary: "a file the host runs or sources later is writable",
-    what: "Names each file or directory the host runs or sources later that the stack lets a confined program write: git's hooks and config (in the working directory's `.git` and in `gitdir:`), shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, …), `~/.gitconfig` and `xdg:config/git`, the editors' project settings (`.vscode`, `.idea`), `~/.cargo/config.toml`, `~/.npmrc`, `~/.pypirc`, and ralc's own executable (the launcher the host runs next).",
+    what: "Names each file or directory the host runs or sources later that the stack lets a confined program write: git's hooks and config (in the working directory's `.git` and in `gitdir:`), shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, …), `~/.gitconfig` and `xdg:config/git`, the editors' project settings (`.vscode`, `.idea`), `~/.cargo/config.toml`, `~/.npmrc`, `~/.pypirc`. (ralc's own executable is not named: `ralc run` holds it and its directories read-only by construction, see docs/lint-decisions.md.)",
     why: "Each is code, or names code, that runs outside the confinement: `core.fsmonitor` or a hook runs on the host's next `git status`, a start-up file on its next shell, a task on the editor's next open. A confined program that can rewrite one escapes the next time the host starts that tool.",
     example: "[\n  fs: [write: ['cwd:']],\n]",
     fix: "Add the file to `deny_write` (readable, never writable): `fs: [write: ['cwd:'], deny_write: ['cwd:.git/hooks', 'cwd:.git/config']]`, or write only the directories the program needs.",
@@ -103,14 +103,6 @@ pub fn candidates(places: &Places) -> Vec<(String, &'static str)> {
     // Outside a repository `gitdir:` is the working directory: no git files there.
     if places.gitdir != places.cwd {
         under(&places.gitdir, GITDIR);
-    }
-    // ralc itself: the host runs it for its next launch (a directory above it renamed
-    // and a new `ralc` planted would run unconfined).
-    if let Some(l) = &places.launcher {
-        out.push((
-            l.as_str().to_string(),
-            "ralc's own executable, which the host runs for its next launch",
-        ));
     }
     out.sort();
     out.dedup_by(|a, b| a.0 == b.0);
@@ -241,25 +233,6 @@ mod tests {
             });
         }
         assert!(host_run_writable(&GrantStack::new(layers), &test_places()).is_empty());
-    }
-
-    #[test]
-    fn the_launcher_under_a_write_grant_is_named() {
-        let mut sm = SourceMap::new();
-        let layers = vec![LayerBuilder::new("a.ral")
-            .write("/home/u/proj")
-            .build(&mut sm)];
-        let mut p = test_places();
-        p.launcher = Some(RealPath::from_resolved("/home/u/proj/target/release/ralc"));
-        let f = host_run_writable(&GrantStack::new(layers.clone()), &p);
-        let hit = f
-            .iter()
-            .find(|f| f.path.as_str() == "/home/u/proj/target/release/ralc")
-            .expect("the launcher is named");
-        assert!(hit.what.contains("ralc's own executable"));
-        p.launcher = Some(RealPath::from_resolved("/usr/local/bin/ralc"));
-        let f = host_run_writable(&GrantStack::new(layers), &p);
-        assert!(f.iter().all(|f| !f.path.as_str().ends_with("/ralc")));
     }
 
     #[test]

@@ -88,8 +88,6 @@ pub struct Places {
     /// The working directory and the git directory (`cwd:`, `gitdir:`), real.
     pub cwd: Option<RealPath>,
     pub gitdir: Option<RealPath>,
-    /// ralc's own executable (real), when the anchor is this process's.
-    pub launcher: Option<RealPath>,
 }
 
 /// What a lint's check reads.
@@ -157,13 +155,11 @@ impl Places {
         let gitdir = crate::freeze::gitdir::discover(ctx)
             .ok()
             .and_then(|g| ctx.real_of(&g).ok());
-        let launcher = ctx.launcher().and_then(|l| ctx.real_of(l).ok());
         Places {
             home,
             xdg_config,
             cwd,
             gitdir,
-            launcher,
         }
     }
 }

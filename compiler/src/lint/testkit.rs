@@ -244,6 +244,5 @@ pub fn test_places() -> crate::lint::Places {
         xdg_config: Some(RealPath::from_resolved("/home/u/.config")),
         cwd: Some(RealPath::from_resolved("/home/u/proj")),
         gitdir: Some(RealPath::from_resolved("/home/u/proj/.git")),
-        launcher: None,
     }
 }

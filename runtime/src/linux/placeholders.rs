@@ -249,7 +249,11 @@ pub fn form_of(path: &str) -> Form<'static> {
             ]
             .iter()
             .any(|s| body.ends_with(s)));
-    if file {
+    if name == "commondir" {
+        // git dies on an empty `commondir`; `.` names the git directory itself (as
+        // `git_state` writes it), so the host's git and the program's see one repository.
+        Form::File(".\n")
+    } else if file {
         Form::File("")
     } else {
         Form::Dir
@@ -276,6 +280,7 @@ mod tests {
         ] {
             assert_eq!(form_of(f), Form::File(""), "{f}");
         }
+        assert_eq!(form_of("/p/.git/commondir"), Form::File(".\n"));
         for d in [
             "/p/.git/hooks",
             "/p/.vscode",
