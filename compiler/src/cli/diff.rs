@@ -135,6 +135,7 @@ pub fn json_report(changes: &[Change]) -> String {
 
 /// The human report.
 pub fn human_report(changes: &[Change]) -> String {
+    use crate::diag::escape::text;
     let mut s = String::new();
     for c in changes {
         let sign = match c.direction {
@@ -144,7 +145,7 @@ pub fn human_report(changes: &[Change]) -> String {
         s.push_str(&format!(
             "{sign} {:<8} {}\n",
             c.axis.as_str(),
-            c.region.display()
+            text(&c.region.display())
         ));
         match &c.entry {
             Some((side, o)) => s.push_str(&format!(
@@ -155,8 +156,8 @@ pub fn human_report(changes: &[Change]) -> String {
                     (Direction::Narrows, Side::New) => "withheld by",
                     (Direction::Narrows, Side::Old) => "no longer granted by",
                 },
-                o.written,
-                o.file,
+                text(&o.written),
+                text(&o.file),
                 o.line,
                 o.column
             )),

@@ -98,7 +98,7 @@ fn one(name: &str, check: bool) -> Outcome {
         // the reader made sure of UTF-8: the file parsed
         let old = String::from_utf8_lossy(&bytes);
         let d = format::udiff::unified(name, &format!("{name} (formatted)"), &old, &formatted);
-        print!("{d}");
+        print!("{}", diag::escape::lines(&d));
         return Outcome::Differs;
     }
     if stdin {
