@@ -228,15 +228,12 @@ pub fn run(args: &DeputyArgs) -> i32 {
         crate::pipeline::compile(req, &args.stack.loader())
     });
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
-        print!(
-            "{}",
-            render_diagnostics(
-                args.format,
-                &compiled.diagnostics,
-                &compiled.sources,
-                cwd.as_deref()
-            )
-        );
+        super::emit(&render_diagnostics(
+            args.format,
+            &compiled.diagnostics,
+            &compiled.sources,
+            cwd.as_deref(),
+        ));
         return super::EXIT_BROKEN;
     };
     let places = crate::lint::Places::from_ctx(&compiled.ctx);
@@ -258,20 +255,17 @@ pub fn run(args: &DeputyArgs) -> i32 {
     let deny = args.deny || args.forbid;
     // under --quiet a human report is printed only when its findings fail the run
     let silent = super::quiet() && args.format == Format::Human && !deny;
-    print!(
-        "{}",
-        if silent {
-            String::new()
-        } else {
-            report(
-                &findings,
-                args.format,
-                deny,
-                &compiled.sources,
-                cwd.as_deref(),
-            )
-        }
-    );
+    super::emit(&if silent {
+        String::new()
+    } else {
+        report(
+            &findings,
+            args.format,
+            deny,
+            &compiled.sources,
+            cwd.as_deref(),
+        )
+    });
     exit_code(&findings, deny)
 }
 

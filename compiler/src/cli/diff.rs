@@ -268,7 +268,7 @@ pub fn run(args: &DiffArgs) -> i32 {
     let new_c = compile(new.request_at(&new_pos, ctx.clone()), &new.loader());
     for c in [&old_c, &new_c] {
         if c.has_errors() || c.stack.is_none() {
-            print!("{}", broken(c, args.format, cwd.as_deref()));
+            super::emit(&broken(c, args.format, cwd.as_deref()));
             return super::EXIT_BROKEN;
         }
     }
@@ -282,9 +282,12 @@ pub fn run(args: &DiffArgs) -> i32 {
         &ctx,
     ));
     let (sources, base) = merged_sources(&old_c.sources, &new_c.sources);
-    print!(
-        "{}",
-        report(&changes, args.format, &sources, base, cwd.as_deref())
-    );
+    super::emit(&report(
+        &changes,
+        args.format,
+        &sources,
+        base,
+        cwd.as_deref(),
+    ));
     exit_code(residual::verdict(&changes))
 }

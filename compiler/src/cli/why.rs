@@ -394,7 +394,7 @@ pub fn run(args: &WhyArgs) -> i32 {
     });
     // under --quiet a human answer is its exit code alone
     if !(super::quiet() && args.format == Format::Human && args.batch.is_none()) {
-        print!("{out}");
+        super::emit(&out);
     }
     eprint!("{err}");
     code
