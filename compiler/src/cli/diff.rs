@@ -275,11 +275,15 @@ pub fn run(args: &DiffArgs) -> i32 {
     let (Some(o), Some(n)) = (&old_c.stack, &new_c.stack) else {
         return super::EXIT_USAGE;
     };
-    let mut changes = residual::residual(o, n, &ctx);
+    // one moment, one memo of the host: each path is resolved once however many
+    // boundaries ask (the resolver's own batch form)
+    let memo = crate::capability::resolve::Resolve::for_batch(&ctx);
+    let r: &dyn crate::capability::resolve::Resolve = memo.as_deref().unwrap_or(&ctx);
+    let mut changes = residual::residual(o, n, r);
     changes.extend(super::dormant::changes(
         (&old_c.typed, &old_c.layers, &old_c.sources),
         (&new_c.typed, &new_c.layers, &new_c.sources),
-        &ctx,
+        r,
     ));
     let (sources, base) = merged_sources(&old_c.sources, &new_c.sources);
     super::emit(&report(

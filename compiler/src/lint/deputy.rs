@@ -100,9 +100,8 @@ fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
     let mut kept_paths: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for f in live {
         let p = f.prefix.as_str();
-        let beneath = ancestors(p).any(|a| {
-            kept_paths.contains(a) && path_within(Identity::Stored, a, p)
-        });
+        let beneath =
+            ancestors(p).any(|a| kept_paths.contains(a) && path_within(Identity::Stored, a, p));
         if !beneath {
             kept_paths.insert(p.to_string());
             kept.push(f);
