@@ -87,7 +87,7 @@ pub fn human_report(report: &Report) -> String {
         s.push_str(&format!(
             "host-run file: {} ({})\n",
             text(&f.path.to_string()),
-            text(&f.what.to_string())
+            text(f.what)
         ));
         s.push_str(&format!("  writable by: {}\n", at(&f.write_entry)));
     }

@@ -157,7 +157,7 @@ impl SourceFile {
         let mut chars_before = Vec::with_capacity(bytes.len() / CHAR_STRIDE + 1);
         let mut chars = 0;
         for (i, b) in bytes.iter().enumerate() {
-            if i % CHAR_STRIDE == 0 {
+            if i.is_multiple_of(CHAR_STRIDE) {
                 chars_before.push(chars);
             }
             if (*b & 0xC0) != 0x80 {
@@ -167,7 +167,7 @@ impl SourceFile {
                 line_starts.push(i + 1);
             }
         }
-        if bytes.len() % CHAR_STRIDE == 0 {
+        if bytes.len().is_multiple_of(CHAR_STRIDE) {
             chars_before.push(chars);
         }
         SourceFile {
