@@ -648,7 +648,10 @@ fn a_reviewer_reads_nothing_of_a_git_directory_and_quotes_no_non_profile() {
     let description = w.checkout.join(".git/description");
     let before = std::fs::read_to_string(&description).expect("description");
     let _ = run(&w, &["fmt", "description.ral"]);
-    assert_eq!(std::fs::read_to_string(&description).expect("description"), before);
+    assert_eq!(
+        std::fs::read_to_string(&description).expect("description"),
+        before
+    );
     assert_clean(failures);
 }
 
