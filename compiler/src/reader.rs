@@ -357,6 +357,10 @@ mod tests {
     }
 
     #[test]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "test: a temporary directory's real path, to build the tree under test"
+    )]
     fn a_file_in_a_git_directory_is_never_read_for_review() {
         let d = tempfile::tempdir().unwrap();
         let root = std::fs::canonicalize(d.path()).unwrap().join("checkout");

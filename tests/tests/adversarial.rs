@@ -178,6 +178,7 @@ fn snapshot(root: &Path) -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
     out
 }
 
+#[derive(Debug)]
 struct Run {
     code: Option<i32>,
     stdout: String,
@@ -331,6 +332,16 @@ fn commands(layer: &str, outside: bool) -> Vec<Vec<String>> {
 }
 
 fn judge(w: &World, args: &[String], failures: &mut Vec<String>) -> Run {
+    judge_with(w, args, failures, false)
+}
+
+fn judge_with_answers(w: &World, args: &[String], failures: &mut Vec<String>) -> Run {
+    judge_with(w, args, failures, true)
+}
+
+/// As [`judge`]; with `answers`, exit 1 is an answer (a widening, a finding, a file not
+/// formatted) and needs no coded diagnostic.
+fn judge_with(w: &World, args: &[String], failures: &mut Vec<String>, answers: bool) -> Run {
     let before = (snapshot(&w.checkout), snapshot(&w.home));
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
     let r = run(w, &a);
@@ -345,6 +356,7 @@ fn judge(w: &World, args: &[String], failures: &mut Vec<String>) -> Run {
             r.took
         )),
         Some(c) if c > 2 => fail(format!("exit {c}\n{all}")),
+        Some(1) if answers => {}
         Some(c) if c != 0 && !coded(&all) => {
             fail(format!("exit {c} without a coded diagnostic:\n{all}"))
         }
@@ -530,4 +542,241 @@ fn the_attacks_are_refused_with_their_codes() {
         failures.push(format!("3,000 errors printed {} bytes", r.stdout.len()));
     }
     assert_clean(failures);
+}
+
+/// Issue 26's checkout: a real git directory whose config holds the CI token (as
+/// `actions/checkout` writes it), profiles and a questions file linked into it, a file
+/// that is not a profile carrying the token past its first error, a name that is an
+/// option, a comment with terminal sequences, and a diff whose change the host cannot
+/// show (a removed name veto, a grant of a tool not installed).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: git init makes the attacker's checkout a repository"
+)]
+fn review_world() -> World {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let home = dir.path().join("home");
+    let co = dir.path().join("checkout");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    std::fs::create_dir_all(&co).expect("mkdir");
+    let st = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&co)
+        .status()
+        .expect("git runs");
+    assert!(st.success());
+    let token = format!(
+        "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic {}\n",
+        marker()
+    );
+    let mut config = std::fs::read_to_string(co.join(".git/config")).expect("config");
+    config.push_str(&token);
+    std::fs::write(co.join(".git/config"), &config).expect("config");
+    symlink(".git/config", co.join("p.ral")).expect("link");
+    symlink(".git/config", co.join("questions.txt")).expect("link");
+    symlink(".git/description", co.join("description.ral")).expect("link");
+    std::fs::create_dir_all(co.join("sub")).expect("mkdir");
+    symlink("../.git", co.join("sub/g")).expect("link");
+    // not a profile, outside the git directory: quoted at most up to its first error
+    write(&co.join("notprofile.ral"), &format!("[core]\n{token}"));
+    write(
+        &co.join("-p.ral"),
+        "[exec: ['system:': 'allow'], fs: [read: ['cwd:']]]\n",
+    );
+    write(
+        &co.join("comment.ral"),
+        "# \u{1b}]8;;https://x\u{7}link\u{1b}]8;;\u{7} \u{202e}evil\n[exec: ['system:': 'allow',\n]]\n",
+    );
+    write(
+        &co.join("old.ral"),
+        "[exec: ['system:': 'allow', bash: 'deny', curl: 'deny']]\n",
+    );
+    write(
+        &co.join("new.ral"),
+        "[exec: ['system:': 'allow', 'evil-tool-absent': 'allow', 'cargo:': 'allow']]\n",
+    );
+    World {
+        _dir: dir,
+        home,
+        checkout: co,
+    }
+}
+
+#[test]
+fn a_reviewer_reads_nothing_of_a_git_directory_and_quotes_no_non_profile() {
+    let w = review_world();
+    let mut failures = Vec::new();
+    for layer in ["p.ral", "description.ral", "sub/g/config", "notprofile.ral"] {
+        let mut cmds = commands(layer, false);
+        cmds.extend(commands(layer, true));
+        for f in ["human", "json", "sarif", "github"] {
+            cmds.push(vec![
+                "diff".into(),
+                "--format".into(),
+                f.into(),
+                "ok-missing.ral".into(),
+                layer.into(),
+            ]);
+            cmds.push(vec![
+                "diff".into(),
+                "--format".into(),
+                f.into(),
+                layer.into(),
+                layer.into(),
+            ]);
+        }
+        cmds.push(vec!["fmt".into(), "--check".into(), layer.into()]);
+        cmds.push(vec!["fmt".into(), layer.into()]);
+        for c in cmds {
+            judge(&w, &c, &mut failures);
+        }
+    }
+    // --batch questions linked into .git: refused, never echoed, even with the opt-in
+    for outside in [false, true] {
+        let mut c: Vec<String> = ["why", "-p", "./-p.ral", "--batch", "questions.txt"]
+            .map(str::to_string)
+            .to_vec();
+        if outside {
+            c.insert(1, "--allow-outside-links".into());
+        }
+        let r = judge(&w, &c, &mut failures);
+        if r.code == Some(0) {
+            failures.push(format!("{c:?}: a questions file in .git was answered"));
+        }
+    }
+    // the git directory's files are never written (fmt through a link)
+    let description = w.checkout.join(".git/description");
+    let before = std::fs::read_to_string(&description).expect("description");
+    let _ = run(&w, &["fmt", "description.ral"]);
+    assert_eq!(
+        std::fs::read_to_string(&description).expect("description"),
+        before
+    );
+    assert_clean(failures);
+}
+
+#[test]
+fn names_after_the_separator_and_comments_are_inert() {
+    let w = review_world();
+    let mut failures = Vec::new();
+    let r = judge_with_answers(
+        &w,
+        &["check".into(), "--".into(), "-p.ral".into()],
+        &mut failures,
+    );
+    assert!(r.code == Some(0) || r.code == Some(1), "{r:?}");
+    let r = judge_with_answers(
+        &w,
+        &["fmt".into(), "--check".into(), "comment.ral".into()],
+        &mut failures,
+    );
+    assert_eq!(
+        r.code,
+        Some(1),
+        "the comment's file is not formatted: {r:?}"
+    );
+    assert!(r.stdout.contains("\\u{1b}]8;;"), "{}", r.stdout);
+    assert_clean(failures);
+}
+
+#[test]
+fn diff_reports_what_this_host_cannot_show() {
+    let w = review_world();
+    let mut failures = Vec::new();
+    let c: Vec<String> = ["diff", "--format", "json", "old.ral", "new.ral"]
+        .map(str::to_string)
+        .to_vec();
+    let r = judge_with_answers(&w, &c, &mut failures);
+    assert_clean(failures);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["verdict"], "widens", "{}", r.stdout);
+    let text = r.stdout.clone();
+    for what in [
+        "bash",
+        "curl",
+        "(where 'evil-tool-absent' resolves)",
+        "(where 'cargo:' resolves)",
+    ] {
+        assert!(text.contains(what), "{what} not reported: {text}");
+    }
+}
+
+#[test]
+fn a_file_wide_allow_does_not_lower_a_forbidden_lint() {
+    let w = review_world();
+    write(
+        &w.checkout.join("allowed.ral"),
+        "# ralc: allow(deputy-prefix) trust me\n[exec: ['system:': 'allow', 'cwd:/scripts/': 'allow'], fs: [read: ['cwd:'], write: ['cwd:']]]\n",
+    );
+    std::fs::create_dir_all(w.checkout.join("scripts")).expect("mkdir");
+    let mut failures = Vec::new();
+    let deny: Vec<String> = ["check", "-D", "deputy-prefix", "allowed.ral"]
+        .map(str::to_string)
+        .to_vec();
+    let r = judge_with_answers(&w, &deny, &mut failures);
+    assert!(
+        !r.stdout.contains("error[deputy-prefix]") && !r.stdout.contains("[deputy-prefix] Error"),
+        "-D is lowered by the file: {}",
+        r.stdout
+    );
+    let forbid: Vec<String> = ["check", "--forbid", "deputy-prefix", "allowed.ral"]
+        .map(str::to_string)
+        .to_vec();
+    let r = judge_with_answers(&w, &forbid, &mut failures);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert!(r.stdout.contains("deputy-prefix"), "{}", r.stdout);
+    let deputy: Vec<String> = ["deputy", "--forbid", "allowed.ral"]
+        .map(str::to_string)
+        .to_vec();
+    let r = judge_with_answers(&w, &deputy, &mut failures);
+    assert_eq!(r.code, Some(1), "{}", r.stdout);
+    assert_clean(failures);
+}
+
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs the ralc binary with its stdout closed at once"
+)]
+fn a_closed_stdout_is_no_panic_on_any_command() {
+    let w = review_world();
+    write(
+        &w.checkout.join("many.ral"),
+        &format!(
+            "[fs: [read: ['/usr', {}]]]\n",
+            (0..3000)
+                .map(|i| format!("'/usr/x{i}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    let cmds: &[&[&str]] = &[
+        &["check", "many.ral"],
+        &["check", "--format", "sarif", "many.ral"],
+        &["check", "--format", "json", "many.ral"],
+        &["show", "many.ral"],
+        &["diff", "old.ral", "many.ral"],
+        &["deputy", "many.ral"],
+        &["fmt", "--check", "many.ral"],
+        &["render", "--target", "macos", "many.ral"],
+        &["render", "--target", "linux", "many.ral"],
+        &["explain", "deputy-prefix"],
+    ];
+    for args in cmds {
+        let mut child = Command::new(ralc_bin())
+            .args(*args)
+            .current_dir(&w.checkout)
+            .env("HOME", &w.home)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        drop(child.stdout.take());
+        let out = child.wait_with_output().expect("wait");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+    }
 }

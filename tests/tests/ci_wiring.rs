@@ -252,6 +252,10 @@ fn write_exec(path: &Path, text: &str) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: the real paths a step ran in, against the checkout's"
+)]
 fn under(path: &Path, tree: &Path) -> bool {
     let p = std::fs::canonicalize(path).expect("canonical");
     let t = std::fs::canonicalize(tree).expect("canonical");
@@ -259,6 +263,10 @@ fn under(path: &Path, tree: &Path) -> bool {
 }
 
 #[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: builds a hostile checkout, reads the test's PATH, and finds the real rustup"
+)]
 fn the_actions_steps_run_nothing_of_a_hostile_checkout() {
     let action = std::fs::read_to_string(workspace_root().join("action.yml")).expect("action.yml");
     let steps = action_steps(&action);
@@ -459,10 +467,7 @@ fn the_actions_steps_run_nothing_of_a_hostile_checkout() {
         )),
         "{recorded}"
     );
-    assert!(
-        recorded.contains(&format!("rustup=toolchain install")),
-        "{recorded}"
-    );
+    assert!(recorded.contains("rustup=toolchain install"), "{recorded}");
     // the review: every changed profile, the deletion, the widenings, failing as asked
     let review = &outputs[1];
     let out = String::from_utf8_lossy(&review.stdout);

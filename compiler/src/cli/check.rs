@@ -87,15 +87,12 @@ pub fn run(args: &CheckArgs) -> i32 {
     if args.format == Format::Human {
         diagnostics = super::for_humans(&diagnostics);
     }
-    print!(
-        "{}",
-        render(
-            args.format,
-            &diagnostics,
-            &compiled.sources,
-            color_for_stdout(),
-            cwd.as_deref()
-        )
-    );
+    super::emit(&render(
+        args.format,
+        &diagnostics,
+        &compiled.sources,
+        color_for_stdout(),
+        cwd.as_deref(),
+    ));
     exit
 }

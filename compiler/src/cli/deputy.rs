@@ -57,16 +57,23 @@ pub fn json_report(report: &Report) -> String {
 
 /// The human report.
 pub fn human_report(report: &Report) -> String {
+    use crate::diag::escape::text;
     let findings = &report.prefixes;
     let mut s = String::new();
     let at = |o: &Option<Origin>| match o {
-        Some(o) => format!("{}:{}:{} `{}`", o.file, o.line, o.column, o.written),
+        Some(o) => format!(
+            "{}:{}:{} `{}`",
+            text(&o.file),
+            o.line,
+            o.column,
+            text(&o.written)
+        ),
         None => "(every program / no fs opinion)".to_string(),
     };
     for f in findings {
-        s.push_str(&format!("deputy prefix: {}\n", f.prefix));
+        s.push_str(&format!("deputy prefix: {}\n", text(&f.prefix.to_string())));
         if f.surface != f.prefix.as_str() {
-            s.push_str(&format!("  written as: {}\n", f.surface));
+            s.push_str(&format!("  written as: {}\n", text(&f.surface.to_string())));
         }
         s.push_str(&format!("  runnable by: {}\n", at(&f.exec_entry)));
         s.push_str(&format!("  writable by: {}\n", at(&f.write_entry)));
@@ -77,7 +84,11 @@ pub fn human_report(report: &Report) -> String {
         n => s.push_str(&format!("{n} deputy prefixes (reported, not denied)\n")),
     }
     for f in &report.host_run {
-        s.push_str(&format!("host-run file: {} ({})\n", f.path, f.what));
+        s.push_str(&format!(
+            "host-run file: {} ({})\n",
+            text(&f.path.to_string()),
+            text(f.what)
+        ));
         s.push_str(&format!("  writable by: {}\n", at(&f.write_entry)));
     }
     match report.host_run.len() {
@@ -217,15 +228,12 @@ pub fn run(args: &DeputyArgs) -> i32 {
         crate::pipeline::compile(req, &args.stack.loader())
     });
     let Some(stack) = compiled.stack.as_ref().filter(|_| !compiled.has_errors()) else {
-        print!(
-            "{}",
-            render_diagnostics(
-                args.format,
-                &compiled.diagnostics,
-                &compiled.sources,
-                cwd.as_deref()
-            )
-        );
+        super::emit(&render_diagnostics(
+            args.format,
+            &compiled.diagnostics,
+            &compiled.sources,
+            cwd.as_deref(),
+        ));
         return super::EXIT_BROKEN;
     };
     let places = crate::lint::Places::from_ctx(&compiled.ctx);
@@ -247,20 +255,17 @@ pub fn run(args: &DeputyArgs) -> i32 {
     let deny = args.deny || args.forbid;
     // under --quiet a human report is printed only when its findings fail the run
     let silent = super::quiet() && args.format == Format::Human && !deny;
-    print!(
-        "{}",
-        if silent {
-            String::new()
-        } else {
-            report(
-                &findings,
-                args.format,
-                deny,
-                &compiled.sources,
-                cwd.as_deref(),
-            )
-        }
-    );
+    super::emit(&if silent {
+        String::new()
+    } else {
+        report(
+            &findings,
+            args.format,
+            deny,
+            &compiled.sources,
+            cwd.as_deref(),
+        )
+    });
     exit_code(&findings, deny)
 }
 

@@ -135,6 +135,7 @@ pub fn json_report(changes: &[Change]) -> String {
 
 /// The human report.
 pub fn human_report(changes: &[Change]) -> String {
+    use crate::diag::escape::text;
     let mut s = String::new();
     for c in changes {
         let sign = match c.direction {
@@ -144,7 +145,7 @@ pub fn human_report(changes: &[Change]) -> String {
         s.push_str(&format!(
             "{sign} {:<8} {}\n",
             c.axis.as_str(),
-            c.region.display()
+            text(&c.region.display())
         ));
         match &c.entry {
             Some((side, o)) => s.push_str(&format!(
@@ -155,8 +156,8 @@ pub fn human_report(changes: &[Change]) -> String {
                     (Direction::Narrows, Side::New) => "withheld by",
                     (Direction::Narrows, Side::Old) => "no longer granted by",
                 },
-                o.written,
-                o.file,
+                text(&o.written),
+                text(&o.file),
                 o.line,
                 o.column
             )),
@@ -267,23 +268,30 @@ pub fn run(args: &DiffArgs) -> i32 {
     let new_c = compile(new.request_at(&new_pos, ctx.clone()), &new.loader());
     for c in [&old_c, &new_c] {
         if c.has_errors() || c.stack.is_none() {
-            print!("{}", broken(c, args.format, cwd.as_deref()));
+            super::emit(&broken(c, args.format, cwd.as_deref()));
             return super::EXIT_BROKEN;
         }
     }
     let (Some(o), Some(n)) = (&old_c.stack, &new_c.stack) else {
         return super::EXIT_USAGE;
     };
-    let mut changes = residual::residual(o, n, &ctx);
+    // one moment, one memo of the host: each path is resolved once however many
+    // boundaries ask (the resolver's own batch form)
+    let memo = crate::capability::resolve::Resolve::for_batch(&ctx);
+    let r: &dyn crate::capability::resolve::Resolve = memo.as_deref().unwrap_or(&ctx);
+    let mut changes = residual::residual(o, n, r);
     changes.extend(super::dormant::changes(
         (&old_c.typed, &old_c.layers, &old_c.sources),
         (&new_c.typed, &new_c.layers, &new_c.sources),
-        &ctx,
+        r,
     ));
     let (sources, base) = merged_sources(&old_c.sources, &new_c.sources);
-    print!(
-        "{}",
-        report(&changes, args.format, &sources, base, cwd.as_deref())
-    );
+    super::emit(&report(
+        &changes,
+        args.format,
+        &sources,
+        base,
+        cwd.as_deref(),
+    ));
     exit_code(residual::verdict(&changes))
 }

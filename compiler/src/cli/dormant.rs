@@ -31,14 +31,19 @@ struct Dormant {
     span: Span,
 }
 
+/// What two dormant entries must share to be the same: (layer, axis, vetoes, text).
+type Key = (usize, Axis, bool, String);
+/// Each dormant entry's place and label, in source order.
+type Places = Vec<(Span, String)>;
+
 /// The dormant entries of one side, keyed by (layer, axis, vetoes, text), each key with
 /// its spans in source order (an entry written twice counts twice).
 fn dormant(
     typed: &[TypedProfile],
     layers: &[Capabilities],
     r: &dyn Resolve,
-) -> BTreeMap<(usize, Axis, bool, String), Vec<(Span, String)>> {
-    let mut out: BTreeMap<(usize, Axis, bool, String), Vec<(Span, String)>> = BTreeMap::new();
+) -> BTreeMap<Key, Places> {
+    let mut out: BTreeMap<Key, Places> = BTreeMap::new();
     for (i, (t, l)) in typed.iter().zip(layers).enumerate() {
         let dead = |s: Span| l.dead.iter().any(|d| d.origin.span == s);
         let mut push = |d: Dormant| {

@@ -11,7 +11,7 @@ pub fn page(name: &str) -> Option<String> {
 pub fn run(args: &ExplainArgs) -> i32 {
     match page(&args.name) {
         Some(p) => {
-            print!("{p}");
+            super::emit(&p);
             super::EXIT_OK
         }
         None => {

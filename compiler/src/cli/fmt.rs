@@ -98,11 +98,11 @@ fn one(name: &str, check: bool) -> Outcome {
         // the reader made sure of UTF-8: the file parsed
         let old = String::from_utf8_lossy(&bytes);
         let d = format::udiff::unified(name, &format!("{name} (formatted)"), &old, &formatted);
-        print!("{d}");
+        super::emit(&diag::escape::lines(&d));
         return Outcome::Differs;
     }
     if stdin {
-        print!("{formatted}");
+        super::emit(&formatted);
         let _ = std::io::stdout().flush();
         return Outcome::Formatted;
     }

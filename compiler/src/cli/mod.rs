@@ -71,6 +71,25 @@ pub fn exit_for(refused: &crate::pipeline::Refusal) -> i32 {
     }
 }
 
+/// Write a command's output to stdout, whole, and flush it. A reader that closed the pipe
+/// early (`| head`) has what it wanted: the rest is dropped quietly, and the command goes
+/// on to its own exit code (it never panics). Any other write failure (a full disk) is
+/// an answer not given: reported, and the process exits 2.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let r = o.write_all(text.as_bytes()).and_then(|()| o.flush());
+    match r {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            drop(o);
+            eprintln!("ralc: cannot write the output: {e}");
+            std::process::exit(EXIT_BROKEN);
+        }
+    }
+}
+
 /// Run the CLI; returns the process exit code.
 pub fn main() -> i32 {
     let cli = match args::Cli::try_parse() {

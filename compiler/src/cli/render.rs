@@ -200,12 +200,9 @@ fn with_host_resources(plan: LinuxPlan) -> LinuxPlan {
     plan
 }
 
-/// Print to stdout; a closed pipe (`| head`) is not an error worth a panic.
+/// Print a line to stdout (`cli::emit`: a closed pipe is dropped quietly).
 pub(super) fn out(text: &str) {
-    use std::io::Write;
-    let mut o = std::io::stdout().lock();
-    let _ = writeln!(o, "{text}");
-    let _ = o.flush();
+    super::emit(&format!("{text}\n"));
 }
 
 #[cfg(target_os = "linux")]

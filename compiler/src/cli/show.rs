@@ -341,7 +341,7 @@ pub fn run(args: &ShowArgs) -> i32 {
             return super::EXIT_USAGE;
         }
     };
-    print!("{out}");
+    super::emit(&out);
     // in the format asked for: `--format json` writes no human report
     let shown = match args.format {
         Format::Human => super::for_humans(&compiled.diagnostics),

@@ -248,6 +248,20 @@ impl Resolve for BatchHost<'_> {
     fn cwd(&self) -> &str {
         self.host.cwd()
     }
+    // the rest of the host's answers as the batch resolver gives them (a batch judges as
+    // one question does: the link rule and carriers included)
+    fn carriers(&self, program: &RealPath) -> Vec<RealPath> {
+        self.inner().carriers(program)
+    }
+    fn links(&self, at: &str) -> Option<crate::capability::resolve::LinkChain> {
+        self.inner().links(at)
+    }
+    fn link_chains_in(&self, dir: &str) -> Vec<crate::capability::resolve::LinkChain> {
+        self.inner().link_chains_in(dir)
+    }
+    fn names(&self, dir: &str) -> Vec<String> {
+        self.inner().names(dir)
+    }
 }
 
 /// Answer every line of a batch into `out` (blank lines and `#` comments skipped);
@@ -394,7 +408,7 @@ pub fn run(args: &WhyArgs) -> i32 {
     });
     // under --quiet a human answer is its exit code alone
     if !(super::quiet() && args.format == Format::Human && args.batch.is_none()) {
-        print!("{out}");
+        super::emit(&out);
     }
     eprint!("{err}");
     code

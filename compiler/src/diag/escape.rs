@@ -37,6 +37,21 @@ pub fn text(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Text of many lines with every line escaped ([`text`]) and its line breaks kept: for
+/// output whose lines come from a file's own lines (`fmt --check`'s unified diff), so no
+/// comment it quotes can send a terminal sequence. (A field that may hold a newline is
+/// escaped with [`text`] before it is joined into a report.)
+pub fn lines(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, line) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&text(line));
+    }
+    out
+}
+
 /// The longest fragment of input a message echoes, in characters.
 pub const MAX_ECHO: usize = 32;
 
@@ -116,6 +131,12 @@ mod tests {
         assert!(!e.chars().any(is_hazard));
         assert_eq!(text(&e), e, "idempotent");
         assert!(matches!(text("plain `text` ü"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn lines_keeps_breaks_and_shows_the_rest() {
+        let s = "+# a \u{1b}]8;;x\u{7}\u{202e}\n-b\r\n";
+        assert_eq!(lines(s), "+# a \\u{1b}]8;;x\\u{7}\\u{202e}\n-b\\u{d}\n");
     }
 
     #[test]

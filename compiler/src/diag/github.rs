@@ -17,8 +17,9 @@ fn escape_property(s: &str) -> String {
 /// One line per diagnostic, in the order given.
 pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
     let diags = &super::escape::diagnostics(diags);
+    let (kept, more) = super::capped(diags, sources);
     let mut out = String::new();
-    for d in diags {
+    for d in kept {
         let cmd = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -50,6 +51,12 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
             }
             None => out.push_str(&format!("::{cmd}::{}\n", escape_data(&msg))),
         }
+    }
+    for (name, n) in more {
+        out.push_str(&format!(
+            "::notice::{}\n",
+            escape_data(&super::more_not_shown(&name, n))
+        ));
     }
     out
 }

@@ -49,10 +49,7 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String 
         let name = file
             .and_then(|f| sources.try_get(f))
             .map_or_else(|| "no file".to_string(), |f| format!("`{}`", f.name));
-        out.push_str(&format!(
-            "… {n} more diagnostic{} of {name} not shown\n",
-            if *n == 1 { "" } else { "s" }
-        ));
+        out.push_str(&format!("… {}\n", super::more_not_shown(&name, *n)));
     }
     let s = Summary::of(&diags);
     if s.errors > 0 || s.warnings > 0 {

@@ -60,11 +60,19 @@ pub fn diagnostic_value(d: &Diagnostic, sources: &SourceMap) -> Value {
 /// The whole report.
 pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
     let diags = &super::escape::diagnostics(diags);
+    // the summary counts every diagnostic; at most MAX_PER_FILE of a file are listed
     let s = Summary::of(diags);
-    let v = json!({
-        "diagnostics": diags.iter().map(|d| diagnostic_value(d, sources)).collect::<Vec<_>>(),
+    let (kept, more) = super::capped(diags, sources);
+    let mut v = json!({
+        "diagnostics": kept.iter().map(|d| diagnostic_value(d, sources)).collect::<Vec<_>>(),
         "summary": {"errors": s.errors, "warnings": s.warnings},
     });
+    if !more.is_empty() {
+        v["not_shown"] = json!(more
+            .iter()
+            .map(|(name, n)| json!({"count": n, "message": super::more_not_shown(name, *n)}))
+            .collect::<Vec<_>>());
+    }
     let mut out = v.to_string();
     out.push('\n');
     out

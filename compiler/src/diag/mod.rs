@@ -142,6 +142,9 @@ pub struct SourceFile {
     pub name: Arc<str>,
     pub bytes: Arc<[u8]>,
     line_starts: Vec<usize>,
+    /// The characters before every [`CHAR_STRIDE`]-th byte (a character index: a column
+    /// costs at most one stride of counting, however long the line).
+    chars_before: Vec<usize>,
     /// The byte offset past which the file is never quoted (its first lexing error);
     /// `None`: all of it is the profile's own text.
     quote_end: Option<usize>,
@@ -151,15 +154,27 @@ impl SourceFile {
     pub fn new(name: impl Into<Arc<str>>, bytes: impl Into<Arc<[u8]>>) -> Self {
         let bytes: Arc<[u8]> = bytes.into();
         let mut line_starts = vec![0];
+        let mut chars_before = Vec::with_capacity(bytes.len() / CHAR_STRIDE + 1);
+        let mut chars = 0;
         for (i, b) in bytes.iter().enumerate() {
+            if i.is_multiple_of(CHAR_STRIDE) {
+                chars_before.push(chars);
+            }
+            if (*b & 0xC0) != 0x80 {
+                chars += 1;
+            }
             if *b == b'\n' {
                 line_starts.push(i + 1);
             }
+        }
+        if bytes.len().is_multiple_of(CHAR_STRIDE) {
+            chars_before.push(chars);
         }
         SourceFile {
             name: name.into(),
             bytes,
             line_starts,
+            chars_before,
             quote_end: None,
         }
     }
@@ -184,14 +199,67 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line];
-        let col = count_chars(&self.bytes[start..offset]);
+        let col = self.chars_to(offset) - self.chars_to(start);
         (line as u32 + 1, col as u32 + 1)
     }
+
+    /// The characters before byte `offset` (at most the file's length), from the index.
+    fn chars_to(&self, offset: usize) -> usize {
+        let k = offset / CHAR_STRIDE;
+        match self.chars_before.get(k) {
+            Some(base) => base + count_chars(&self.bytes[k * CHAR_STRIDE..offset]),
+            None => count_chars(&self.bytes[..offset]),
+        }
+    }
 }
+
+/// The stride of a file's character index, in bytes.
+const CHAR_STRIDE: usize = 64;
 
 fn count_chars(bytes: &[u8]) -> usize {
     // A character starts at every byte that is not a UTF-8 continuation byte.
     bytes.iter().filter(|b| (**b & 0xC0) != 0x80).count()
+}
+
+/// The diagnostics a machine format reports of `diags`, bounded as the human one is: at
+/// most [`human::MAX_PER_FILE`] of each file, in order, and how many more of each file
+/// were left out (`(file name, count)`, for the format's one "N more not shown" entry).
+pub fn capped<'a>(
+    diags: &'a [Diagnostic],
+    sources: &SourceMap,
+) -> (Vec<&'a Diagnostic>, Vec<(String, usize)>) {
+    use std::collections::BTreeMap;
+    let mut drawn: BTreeMap<Option<FileId>, usize> = BTreeMap::new();
+    let mut hidden: BTreeMap<Option<FileId>, usize> = BTreeMap::new();
+    let mut kept = Vec::new();
+    for d in diags {
+        let file = d.span.map(|s| s.file);
+        let n = drawn.entry(file).or_default();
+        if *n >= human::MAX_PER_FILE {
+            *hidden.entry(file).or_default() += 1;
+        } else {
+            *n += 1;
+            kept.push(d);
+        }
+    }
+    let more = hidden
+        .into_iter()
+        .map(|(f, n)| {
+            let name = f
+                .and_then(|f| sources.try_get(f))
+                .map_or_else(|| "no file".to_string(), |f| format!("`{}`", f.name));
+            (name, n)
+        })
+        .collect();
+    (kept, more)
+}
+
+/// The wording of one "N more not shown" entry.
+pub fn more_not_shown(name: &str, n: usize) -> String {
+    format!(
+        "{n} more diagnostic{} of {name} not shown",
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// All files of one run, by [`FileId`].
@@ -273,9 +341,23 @@ impl SourceMap {
         };
         let last = line_end(end);
         let last = if last < len { line_end(last + 1) } else { len };
+        // bounded: at most MAX_CONTEXT bytes each side of the span, on character starts
+        let mut first = first.max(start.saturating_sub(MAX_CONTEXT));
+        while first < start && (bytes[first] & 0xC0) == 0x80 {
+            first += 1;
+        }
+        let mut last = last.min(end.saturating_add(MAX_CONTEXT));
+        while last > end && last < len && (bytes[last] & 0xC0) == 0x80 {
+            last -= 1;
+        }
         Span::new(span.file, first, last)
     }
     /// The source text a span covers (lossy).
+    /// The quotable text of a span (none past the file's quote limit); `None` when it
+    /// is longer than [`MAX_SNIPPET`] bytes (a machine format then leaves it out).
+    pub fn bounded_snippet(&self, span: Span) -> Option<String> {
+        (span.end.saturating_sub(span.start) <= MAX_SNIPPET).then(|| self.snippet(span))
+    }
     pub fn snippet(&self, span: Span) -> String {
         let file = self.get(span.file);
         let end = span.end.min(file.quote_end());
@@ -283,6 +365,11 @@ impl SourceMap {
         String::from_utf8_lossy(&file.bytes[start..end]).into_owned()
     }
 }
+
+/// The most bytes of context a region is widened by on each side of its span.
+pub const MAX_CONTEXT: usize = 240;
+/// The longest span quoted as a machine format's snippet, in bytes.
+pub const MAX_SNIPPET: usize = 4096;
 
 /// A resolved position, as the renderers print it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -329,6 +416,32 @@ pub fn sort(diags: &mut [Diagnostic]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_from_the_index_match_counting() {
+        let mut text = String::new();
+        for i in 0..400 {
+            text.push(match i % 7 {
+                0 => 'ü',
+                1 => '\n',
+                2 => '😀',
+                _ => 'a',
+            });
+            if i % 97 == 0 {
+                text.push_str(&"x".repeat(130));
+            }
+        }
+        let f = SourceFile::new("t", text.as_bytes().to_vec());
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        for off in 0..=text.len() {
+            let line = starts.iter().rposition(|s| *s <= off).unwrap();
+            let col = count_chars(&text.as_bytes()[starts[line]..off]);
+            assert_eq!(f.line_col(off), (line as u32 + 1, col as u32 + 1), "{off}");
+        }
+        assert_eq!(SourceFile::new("e", Vec::new()).line_col(0), (1, 1));
+    }
 
     #[test]
     fn context_is_the_touched_lines_and_one_either_side() {

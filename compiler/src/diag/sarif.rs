@@ -148,13 +148,16 @@ fn physical(span: Span, sources: &SourceMap, opts: &Options) -> Option<Value> {
     sources.try_get(span.file)?;
     let region = |s: Span| {
         let l = sources.locate(s);
-        json!({
+        let mut r = json!({
             "startLine": l.line,
             "startColumn": l.column,
             "endLine": l.end_line,
             "endColumn": l.end_column,
-            "snippet": { "text": sources.snippet(s) },
-        })
+        });
+        if let Some(text) = sources.bounded_snippet(s) {
+            r["snippet"] = json!({ "text": text });
+        }
+        r
     };
     let l = sources.locate(span);
     let mut loc = json!({
@@ -197,7 +200,8 @@ pub fn render_with(
             })
         })
         .collect();
-    let results: Vec<Value> = diags
+    let (kept, more) = super::capped(diags, sources);
+    let results: Vec<Value> = kept
         .iter()
         .map(|d| {
             let mut text = d.message.clone();
@@ -249,6 +253,20 @@ pub fn render_with(
         "columnKind": "unicodeCodePoints",
         "results": results,
     });
+    if !more.is_empty() {
+        // the results left out (at most MAX_PER_FILE of a file are listed), said once per
+        // file where SARIF says what a run did not report
+        let notes: Vec<Value> = more
+            .iter()
+            .map(|(name, n)| {
+                json!({"level": "note", "message": {"text": super::more_not_shown(name, *n)}})
+            })
+            .collect();
+        run["invocations"] = json!([{
+            "executionSuccessful": true,
+            "toolExecutionNotifications": notes,
+        }]);
+    }
     if let Some(cwd) = &opts.cwd {
         let c = fold(cwd);
         let c = if c.ends_with('/') { c } else { format!("{c}/") };

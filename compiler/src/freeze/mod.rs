@@ -385,16 +385,42 @@ fn freeze_exec_entry(ctx: &FreezeCtx, e: &ExecEntry, out: &mut Out<'_>) -> Vec<E
     }
 }
 
-/// The most entries one `deny_write` pattern expands to.
+/// The most entries the `deny_write` patterns of one layer expand to, all together.
 pub const EXPANSION_LIMIT: usize = 10_000;
+
+/// The directories a layer's `*` may list: beneath one of its read or write prefixes and
+/// beneath none of its exclusions (real paths).
+struct Listable {
+    granted: Vec<String>,
+    denied: Vec<String>,
+}
+
+impl Listable {
+    fn may_list(&self, dir: &str) -> bool {
+        self.granted
+            .iter()
+            .any(|g| path_within(Identity::Stored, g, dir))
+            && !self
+                .denied
+                .iter()
+                .any(|d| path_within(Identity::Stored, d, dir))
+    }
+}
 
 /// `deny_write` entries: as `freeze_fs_list`, and a component that is exactly `*` stands
 /// for each entry (not a symlink) that exists there at the freeze — `'~/.cargo/registry/
 /// src/*/*'` is each package unpacked so far, and a package unpacked later is not
 /// excluded (docs/language.md). A pattern that matches nothing is a dead grant.
+///
+/// Bounded and private, failing closed: a `*` is expanded only in a directory the layer
+/// grants reading (else that directory is excluded from writing whole, and its names are
+/// never listed), and when the layer's patterns together would pass [`EXPANSION_LIMIT`]
+/// entries, the pattern that passes it excludes its fixed head (the path before its
+/// first `*`) whole instead. Either way more is withheld than written, never less.
 fn freeze_deny_write_list(
     ctx: &FreezeCtx,
     list: &Option<Vec<PathEntry>>,
+    listable: &Listable,
     out: &mut Out<'_>,
 ) -> Vec<FsEntry> {
     let Some(list) = list else {
@@ -405,10 +431,12 @@ fn freeze_deny_write_list(
         .cloned()
         .partition(|e| !e.text.split('/').any(|c| c == "*"));
     let mut v = freeze_fs_list(ctx, &Some(plain), out);
+    let mut budget = EXPANSION_LIMIT;
     for e in &patterns {
         let o = out.origin(e.span, &e.text);
         let mut texts = vec![e.text.clone()];
         let mut done: Vec<FrozenPath> = Vec::new();
+        let mut over = false;
         while let Some(t) = texts.pop() {
             let Some((head, rest)) = t.split_once("/*") else {
                 match freeze_text(ctx, &t, Role::Fs) {
@@ -437,15 +465,36 @@ fn freeze_deny_write_list(
                 }
             };
             let dir = base.real().as_str().trim_end_matches('/').to_owned();
+            if !listable.may_list(base.real().as_str()) {
+                // not the layer's to list: the directory itself (when there is one) is
+                // withheld from writing
+                if ctx.disk().kind(&dir).is_some() {
+                    done.push(base);
+                }
+                continue;
+            }
             let mut names = ctx.disk().names(&dir);
             names.sort();
             for n in names {
                 texts.push(format!("{dir}/{n}{rest}"));
             }
-            if texts.len() + done.len() > EXPANSION_LIMIT {
+            if texts.len() + done.len() > budget {
+                over = true;
                 break;
             }
         }
+        if over {
+            done.clear();
+            let head = e.text.split("/*").next().unwrap_or_default();
+            let head = if head.is_empty() { "/" } else { head };
+            match freeze_text(ctx, head, Role::Fs) {
+                Ok(Outcome::One(p)) => done.push(p),
+                Ok(Outcome::Many(ps)) => done.extend(ps),
+                Ok(Outcome::Dead(_)) => {}
+                Err(f) => out.diags.push(f.at(e.span)),
+            }
+        }
+        budget = budget.saturating_sub(done.len());
         if done.is_empty() {
             out.dead.push(DeadGrant {
                 origin: o,
@@ -454,7 +503,7 @@ fn freeze_deny_write_list(
             continue;
         }
         done.sort_by(|a, b| a.real().as_str().cmp(b.real().as_str()));
-        done.truncate(EXPANSION_LIMIT);
+        done.dedup_by(|a, b| a.real() == b.real());
         v.extend(done.into_iter().map(|p| FsEntry {
             path: p,
             origin: o.clone(),
@@ -512,11 +561,27 @@ pub fn freeze(
         caps.exec = Some(ExecGrant::from_rules(rules));
     }
     if let Some(fs) = &profile.fs {
+        let read = freeze_fs_list(ctx, &fs.value.read, &mut out);
+        let write = freeze_fs_list(ctx, &fs.value.write, &mut out);
+        let deny = freeze_fs_list(ctx, &fs.value.deny, &mut out);
+        // a `*` lists only directories this layer grants reading (and does not exclude)
+        let listable = Listable {
+            granted: read
+                .iter()
+                .chain(&write)
+                .map(|e| e.path.real().as_str().to_owned())
+                .collect(),
+            denied: deny
+                .iter()
+                .map(|e| e.path.real().as_str().to_owned())
+                .collect(),
+        };
+        let write_deny = freeze_deny_write_list(ctx, &fs.value.deny_write, &listable, &mut out);
         caps.fs = Some(FsPolicy {
-            read: freeze_fs_list(ctx, &fs.value.read, &mut out),
-            write: freeze_fs_list(ctx, &fs.value.write, &mut out),
-            deny: freeze_fs_list(ctx, &fs.value.deny, &mut out),
-            write_deny: freeze_deny_write_list(ctx, &fs.value.deny_write, &mut out),
+            read,
+            write,
+            deny,
+            write_deny,
         });
     }
     if let Some(net) = &profile.net {
@@ -682,5 +747,42 @@ mod deny_write_tests {
         // A pattern that matches nothing is a dead grant, not an error.
         assert_eq!(caps.dead.len(), 1);
         assert!(caps.dead[0].origin.written.contains("~/none/*"));
+    }
+
+    #[test]
+    fn a_star_never_lists_a_directory_the_layer_does_not_read_and_is_bounded() {
+        let disk = MemDisk::new()
+            .file("/home/u/.ssh/id_ed25519", "")
+            .file("/home/u/.ssh/id_rsa", "");
+        // ~/.ssh is not granted: its names are not listed, the directory is withheld whole
+        let (caps, d) = freeze_text_profile(
+            "[fs: [write: ['cwd:'], deny_write: ['~/.ssh/*']]]",
+            disk.clone(),
+        );
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(
+            reals(&caps.fs.expect("fs").write_deny),
+            vec!["/home/u/.ssh"]
+        );
+        // granted: listed
+        let (caps, _) =
+            freeze_text_profile("[fs: [read: ['~/.ssh'], deny_write: ['~/.ssh/*']]]", disk);
+        assert_eq!(
+            reals(&caps.fs.expect("fs").write_deny),
+            vec!["/home/u/.ssh/id_ed25519", "/home/u/.ssh/id_rsa"]
+        );
+        // past the layer's budget: the pattern's head is withheld whole, never fewer
+        let mut big = MemDisk::new();
+        for i in 0..(EXPANSION_LIMIT + 5) {
+            big = big.dir(&format!("/data/d{i}"));
+        }
+        let (caps, _) = freeze_text_profile(
+            "[fs: [read: ['/data'], deny_write: ['/data/*', '/data/*']]]",
+            big,
+        );
+        assert_eq!(
+            reals(&caps.fs.expect("fs").write_deny),
+            vec!["/data", "/data"]
+        );
     }
 }

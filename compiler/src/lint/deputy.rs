@@ -93,19 +93,40 @@ fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
             write_entry: write,
         });
     }
-    // Keep the islands: a live prefix beneath another live prefix is part of it.
+    // Keep the islands: a live prefix beneath another live prefix is part of it. Each is
+    // looked up by its ancestors among the kept ones (O(depth · log n), not O(n) each).
     live.sort_by_key(|f| depth(f.prefix.as_str()));
     let mut kept: Vec<DeputyFinding> = Vec::new();
+    let mut kept_paths: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for f in live {
-        if !kept
-            .iter()
-            .any(|k| path_within(Identity::Stored, k.prefix.as_str(), f.prefix.as_str()))
-        {
+        let p = f.prefix.as_str();
+        let beneath =
+            ancestors(p).any(|a| kept_paths.contains(a) && path_within(Identity::Stored, a, p));
+        if !beneath {
+            kept_paths.insert(p.to_string());
             kept.push(f);
         }
     }
     kept.sort();
     kept
+}
+
+/// `p` and each of its ancestors, nearest first, ending at `/`.
+fn ancestors(p: &str) -> impl Iterator<Item = &str> {
+    let mut next = Some(p);
+    std::iter::from_fn(move || {
+        let cur = next?;
+        next = if cur == "/" || cur.is_empty() {
+            None
+        } else {
+            let t = cur.trim_end_matches('/');
+            Some(match t.rfind('/') {
+                Some(0) | None => "/",
+                Some(i) => &t[..i],
+            })
+        };
+        Some(cur)
+    })
 }
 
 /// The human line of one finding.

@@ -39,7 +39,7 @@ pub const CODES: &[CodeInfo] = &[
     CodeInfo {
         code: E0100,
         title: "the profile cannot be read",
-        meaning: "A layer named on the command line (or a `why --batch` questions file) is not a readable file (it does not exist, permission is refused, it is not a regular file — a FIFO, a device, a directory —, it lives on a kernel interface file system such as `/proc`, it is larger than 1 MiB, or it is a relative name whose link leads outside the directory tree it was named from, without `--allow-outside-links`), or `std:NAME` names no standard profile. It is reported against the name, and the other layers are still checked.",
+        meaning: "A layer named on the command line (or a `why --batch` questions file) is not a readable file (it does not exist, permission is refused, it is not a regular file — a FIFO, a device, a directory —, it lives on a kernel interface file system such as `/proc`, it is larger than 1 MiB, or it is a relative name whose link leads outside the directory tree it was named from, without `--allow-outside-links`, or it lies in a git directory — `.git/`, a `gitdir:` target, `$GIT_DIR` — which is never read as a profile, whatever the options), or `std:NAME` names no standard profile. It is reported against the name, and the other layers are still checked.",
         example: "ralc check no-such-file.ral",
         fix: "Name a readable `.ral` file, or one of the standard profiles (`std:minimal`, `std:reasonable`, `std:dangerous`).",
     },
