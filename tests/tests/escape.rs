@@ -866,3 +866,49 @@ fn a_socket_stream_under_offline_is_relayed_through_a_pipe() {
         &back[..n]
     );
 }
+
+/// A repository the program creates inside its write grant, whose config makes the host's
+/// git run a program (issue #25, a7-02/a7-10: no kernel rule forbids creating
+/// `sub/.git/config`), is named after the run and a success becomes exit 125; a benign
+/// `git init` is silent and keeps 0. Each warned key is printed escaped.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_repository_planted_in_the_write_grant_is_named_after_the_run() {
+    require_bwrap();
+    let s = scratch();
+    let run = |script: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(format!("{}/proj", s.root))
+            .env("TMPDIR", format!("{}/tmp", s.root))
+            .args(["run", "-p", "std:minimal", "--", "/bin/sh", "-c", script])
+            .output()
+            .expect("spawn ralc")
+    };
+    let benign = run("git init -q fresh && printf '%s-%s\\n' LAUNCH ED");
+    let (out, err) = (
+        String::from_utf8_lossy(&benign.stdout),
+        String::from_utf8_lossy(&benign.stderr),
+    );
+    assert!(out.contains("LAUNCH-ED"), "{out}{err}");
+    assert_eq!(benign.status.code(), Some(0), "{out}{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let planted = run(
+        "mkdir -p sub/.git/objects sub/.git/hooks && echo 'ref: refs/heads/main' > sub/.git/HEAD && \
+         printf '[core]\\n\\tfsmonitor = ./x.sh\\n[alias]\\n\\tst = !\\033[31mid\\n' > sub/.git/config && \
+         printf '%s-%s\\n' LAUNCH ED",
+    );
+    let (out, err) = (
+        String::from_utf8_lossy(&planted.stdout),
+        String::from_utf8_lossy(&planted.stderr),
+    );
+    assert!(out.contains("LAUNCH-ED"), "{out}{err}");
+    assert_eq!(planted.status.code(), Some(125), "{out}{err}");
+    assert!(
+        err.contains("/sub/.git/config setting core.fsmonitor") && err.contains("alias.st"),
+        "{err}"
+    );
+    assert!(
+        !err.contains('\u{1b}'),
+        "a raw ESC reached the terminal: {err:?}"
+    );
+}
