@@ -9,6 +9,7 @@ pub mod denial;
 pub mod environment;
 pub mod macos;
 pub mod plan;
+pub mod planted;
 
 #[cfg(target_os = "linux")]
 pub mod linux;

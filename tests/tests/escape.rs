@@ -922,4 +922,114 @@ fn a_grant_through_a_link_outside_every_grant_shows_the_link() {
     let want = format!("shared-data\n{}/shared\n", s.root);
     assert_eq!(stdout, want, "{:?}", String::from_utf8_lossy(&out.stderr));
     assert!(!Path::new(&format!("{}/shared/leak", s.root)).exists());
+/// Under `offline`, a standard stream that is a unix socket to a host daemon (issue #25,
+/// a3-08) never reaches the program: ralc relays it through a pipe, one way. The bytes
+/// the host sends arrive on stdin and the program's stdout arrives on the host's socket
+/// (systemd's journald stream keeps working), but the program cannot write into its
+/// stdin's socket nor use either descriptor as a socket.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_socket_stream_under_offline_is_relayed_through_a_pipe() {
+    use std::io::{Read, Write};
+    use std::os::fd::OwnedFd;
+    use std::os::unix::net::UnixStream;
+    require_bwrap();
+    let s = scratch();
+    let (stdin_prog, mut stdin_host) = UnixStream::pair().unwrap();
+    let (stdout_prog, mut stdout_host) = UnixStream::pair().unwrap();
+    let script = "read line; printf '%s-%s:%s\\n' GOT LINE \"$line\"; \
+        if printf x >&0 2>/dev/null; then printf '%s-%s\\n' ESC APED; fi; \
+        python3 -c 'import socket; socket.socket(fileno=0)' 2>/dev/null && printf '%s-%s\\n' SOCK IN; \
+        python3 -c 'import socket; socket.socket(fileno=1)' 2>/dev/null && printf '%s-%s\\n' SOCK OUT; \
+        true";
+    let mut child = std::process::Command::new(ralc_bin())
+        .current_dir(format!("{}/proj", s.root))
+        .env("TMPDIR", format!("{}/tmp", s.root))
+        .args(["run", "-p", "std:confined", "--", "/bin/sh", "-c", script])
+        .stdin(std::process::Stdio::from(OwnedFd::from(stdin_prog)))
+        .stdout(std::process::Stdio::from(OwnedFd::from(stdout_prog)))
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn ralc");
+    stdin_host.write_all(b"hello\n").unwrap();
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    stdout_host
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    let mut out = String::new();
+    let _ = stdout_host.read_to_string(&mut out);
+    assert!(status.success(), "{status:?}: {out}{err}");
+    assert!(
+        out.contains("GOT-LINE:hello"),
+        "stdin and stdout relayed: {out:?} {err}"
+    );
+    for marker in ["ESC-APED", "SOCK-IN", "SOCK-OUT"] {
+        assert!(!out.contains(marker), "{marker}: {out}");
+    }
+    stdin_host.set_nonblocking(true).unwrap();
+    let mut back = [0u8; 16];
+    let n = match stdin_host.read(&mut back) {
+        Ok(n) => n,
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => 0,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(
+        n,
+        0,
+        "the program wrote into its stdin's socket: {:?}",
+        &back[..n]
+    );
+}
+
+/// A repository the program creates inside its write grant, whose config makes the host's
+/// git run a program (issue #25, a7-02/a7-10: no kernel rule forbids creating
+/// `sub/.git/config`), is named after the run and a success becomes exit 125; a benign
+/// `git init` is silent and keeps 0. Each warned key is printed escaped.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_repository_planted_in_the_write_grant_is_named_after_the_run() {
+    require_bwrap();
+    let s = scratch();
+    let run = |script: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(format!("{}/proj", s.root))
+            .env("TMPDIR", format!("{}/tmp", s.root))
+            .args(["run", "-p", "std:minimal", "--", "/bin/sh", "-c", script])
+            .output()
+            .expect("spawn ralc")
+    };
+    let benign = run("git init -q fresh && printf '%s-%s\\n' LAUNCH ED");
+    let (out, err) = (
+        String::from_utf8_lossy(&benign.stdout),
+        String::from_utf8_lossy(&benign.stderr),
+    );
+    assert!(out.contains("LAUNCH-ED"), "{out}{err}");
+    assert_eq!(benign.status.code(), Some(0), "{out}{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let planted = run(
+        "mkdir -p sub/.git/objects sub/.git/hooks && echo 'ref: refs/heads/main' > sub/.git/HEAD && \
+         printf '[core]\\n\\tfsmonitor = ./x.sh\\n[alias]\\n\\tst = !\\033[31mid\\n' > sub/.git/config && \
+         printf '%s-%s\\n' LAUNCH ED",
+    );
+    let (out, err) = (
+        String::from_utf8_lossy(&planted.stdout),
+        String::from_utf8_lossy(&planted.stderr),
+    );
+    assert!(out.contains("LAUNCH-ED"), "{out}{err}");
+    assert_eq!(planted.status.code(), Some(125), "{out}{err}");
+    assert!(
+        err.contains("/sub/.git/config setting core.fsmonitor") && err.contains("alias.st"),
+        "{err}"
+    );
+    assert!(
+        !err.contains('\u{1b}'),
+        "a raw ESC reached the terminal: {err:?}"
+    );
 }

@@ -140,6 +140,8 @@ const ALLOWED: &[(&str, &str, &[&str])] = &[
     ("runtime", "denial", &["cmdline"]),
     ("runtime", "plan", &["cmdline", "denial", "environment"]),
     ("runtime", "environment", &["cmdline"]),
+    // The post-run audit of planted git state: reads the write roots it is given.
+    ("runtime", "planted", &[]),
     (
         "runtime",
         "macos",

@@ -128,7 +128,10 @@ fn launch(stack: &GrantStack, r: &dyn Resolve, plan: &LinuxPlan, args: &RunArgs)
     } else {
         Watch::Default
     };
+    // A second of slack: the file system's timestamps are coarser than the clock.
+    let since = std::time::SystemTime::now() - std::time::Duration::from_secs(1);
     let (code, watched) = ralc_runtime::linux::launch::launch_watched(plan, Some(watch));
+    let code = planted_check(plan, since, code);
     let denials = &watched.observed.denials;
     // A program that succeeded recovered from whatever it probed: the human hints and
     // the network note are for a failure (exit != 0) or `--explain`; JSON lists every
@@ -152,6 +155,37 @@ fn launch(stack: &GrantStack, r: &dyn Resolve, plan: &LinuxPlan, args: &RunArgs)
         }
     }
     code
+}
+
+/// The exit status of a run whose program succeeded but left git a program to run on the
+/// host (docs/security.md, "Closed by check").
+pub const EXIT_PLANTED: i32 = 125;
+
+/// After the wait: warn of each git key or hook the program planted in a write grant
+/// (`ralc_runtime::planted`), and turn a success into `EXIT_PLANTED`.
+#[cfg(target_os = "linux")]
+fn planted_check(plan: &LinuxPlan, since: std::time::SystemTime, code: i32) -> i32 {
+    use ralc_runtime::plan::Access;
+    let roots: Vec<String> = plan
+        .binds
+        .iter()
+        .filter(|b| b.access == Access::Writable)
+        .map(|b| b.path.clone())
+        .collect();
+    let found = ralc_runtime::planted::audit(&roots, since);
+    for f in &found {
+        eprintln!(
+            "ralc run: warning: the program left {} setting {}: the host's git would run {} (review or remove it before running git there)",
+            crate::diag::escape::text(&f.file),
+            crate::diag::escape::text(&f.key),
+            crate::diag::escape::text(&crate::diag::escape::clip(&f.runs, 120))
+        );
+    }
+    if !found.is_empty() && code == 0 {
+        EXIT_PLANTED
+    } else {
+        code
+    }
 }
 
 #[cfg(not(any(target_os = "linux", target_os = "macos")))]

@@ -16,7 +16,7 @@ pub static INFO: LintInfo = LintInfo {
     default_level: Level::Warn,
     authoring: false,
     summary: "a file the host runs or sources later is writable",
-    what: "Names each file or directory the host runs or sources later that the stack lets a confined program write: git's hooks and config (in the working directory's `.git` and in `gitdir:`), shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, …), `~/.gitconfig` and `xdg:config/git`, the editors' project settings (`.vscode`, `.idea`), `~/.cargo/config.toml`, `~/.npmrc`, `~/.pypirc`. (ralc's own executable is not named: `ralc run` holds it and its directories read-only by construction, see docs/lint-decisions.md.)",
+    what: "Names each file or directory the host runs or sources later that the stack lets a confined program write: git's hooks and config (in the working directory's `.git` and in `gitdir:`), shell start-up files (`~/.bashrc`, `~/.profile`, `~/.zshrc`, …), `~/.gitconfig` and `xdg:config/git`, the editors' project settings (`.vscode`, `.idea`), the project's tool configs that name a program to run (`rust-toolchain.toml`, `rust-toolchain`, `.pre-commit-config.yaml`, `.husky`, `.yarnrc.yml`, `.yarnrc`, `.tool-versions`), `~/.cargo/config.toml`, `~/.npmrc`, `~/.pypirc`. (ralc's own executable is not named: `ralc run` holds it and its directories read-only by construction, see docs/lint-decisions.md.)",
     why: "Each is code, or names code, that runs outside the confinement: `core.fsmonitor` or a hook runs on the host's next `git status`, a start-up file on its next shell, a task on the editor's next open. A confined program that can rewrite one escapes the next time the host starts that tool.",
     example: "[\n  fs: [write: ['cwd:']],\n]",
     fix: "Add the file to `deny_write` (readable, never writable): `fs: [write: ['cwd:'], deny_write: ['cwd:.git/hooks', 'cwd:.git/config']]`, or write only the directories the program needs.",
@@ -55,25 +55,41 @@ const XDG_CONFIG: &[(&str, &str)] = &[
     ),
     ("fish", "a shell start-up file"),
 ];
+/// The working directory's files the host runs that a writable project most often holds:
+/// git's hooks and config, the editors' settings, and the tool configs that name a program
+/// to run. Each is in the std profiles' `deny_write` (a unit test holds it so).
 const CWD: &[(&str, &str)] = &[
     (".git/hooks", "git's hooks"),
-    (
-        ".git/config",
-        "git's configuration (aliases, core.fsmonitor, core.hooksPath)",
-    ),
+    (".git/config", GIT_CONFIG),
     (
         ".vscode",
         "editor project settings (tasks, launch configurations)",
     ),
     (".idea", "editor project settings (run configurations)"),
-];
-const GITDIR: &[(&str, &str)] = &[
-    ("hooks", "git's hooks"),
+    ("rust-toolchain.toml", TOOLCHAIN),
+    ("rust-toolchain", TOOLCHAIN),
     (
-        "config",
-        "git's configuration (aliases, core.fsmonitor, core.hooksPath)",
+        ".pre-commit-config.yaml",
+        "pre-commit's hooks (commands git runs on commit)",
+    ),
+    (".husky", "husky's git hooks"),
+    (
+        ".yarnrc.yml",
+        "yarn's configuration (yarnPath: the yarn the host runs)",
+    ),
+    (
+        ".yarnrc",
+        "yarn's configuration (yarn-path: the yarn the host runs)",
+    ),
+    (
+        ".tool-versions",
+        "asdf/mise's tool versions (plugins the host runs)",
     ),
 ];
+/// The git directory's files the host runs (in the std profiles' `deny_write` too).
+const GITDIR: &[(&str, &str)] = &[("hooks", "git's hooks"), ("config", GIT_CONFIG)];
+const GIT_CONFIG: &str = "git's configuration (aliases, core.fsmonitor, core.hooksPath)";
+const TOOLCHAIN: &str = "rustup's toolchain file (`path`: the toolchain the host runs)";
 
 /// One host-run file left writable.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -192,22 +208,20 @@ mod tests {
             .build(&mut sm)];
         let f = host_run_writable(&GrantStack::new(layers.clone()), &test_places());
         let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(
-            paths,
-            vec![
-                "/home/u/proj/.git/config",
-                "/home/u/proj/.git/hooks",
-                "/home/u/proj/.idea",
-                "/home/u/proj/.vscode",
-            ]
-        );
+        let mut want: Vec<String> = CWD
+            .iter()
+            .map(|(r, _)| format!("/home/u/proj/{r}"))
+            .collect();
+        want.sort();
+        assert_eq!(paths, want);
+        assert!(paths.contains(&"/home/u/proj/rust-toolchain.toml"));
         assert!(f.iter().all(|f| f.write_entry.is_some()));
         let lint = check(&HostRunWritable, &layers, &sm);
-        assert_eq!(lint.len(), 4);
+        assert_eq!(lint.len(), CWD.len());
         assert!(
-            lint[0].message.contains("git's configuration"),
-            "{}",
-            lint[0].message
+            lint.iter()
+                .any(|l| l.message.contains("git's configuration")),
+            "{lint:?}"
         );
     }
 
@@ -245,5 +259,36 @@ mod tests {
         assert!(candidates(&test_places())
             .iter()
             .any(|(c, _)| c == "/home/u/proj/.git/hooks"));
+    }
+
+    /// The `place:` entries of std:reasonable's `deny_write` list, as written.
+    fn std_deny_write(place: &str) -> Vec<String> {
+        let text = include_str!("../../../std-profiles/reasonable.ral");
+        let start = text
+            .find("deny_write: [")
+            .expect("std:reasonable has a deny_write list");
+        let body = &text[start..start + text[start..].find(']').expect("the list ends")];
+        let mut v: Vec<String> = body
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix('\''))
+            .filter_map(|l| l.strip_suffix("',"))
+            .filter_map(|l| l.strip_prefix(place))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn every_file_the_lint_names_is_in_the_std_profiles_deny_write() {
+        for (place, list) in [("cwd:", CWD), ("gitdir:", GITDIR)] {
+            let std = std_deny_write(place);
+            for (rel, _) in list {
+                assert!(
+                    std.iter().any(|s| s == rel),
+                    "{place}{rel} is not in std:reasonable's deny_write"
+                );
+            }
+        }
     }
 }

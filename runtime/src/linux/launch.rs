@@ -298,9 +298,13 @@ pub fn launch_watched(plan: &LinuxPlan, watch: Option<Watch>) -> (i32, Watched) 
             return (EXIT_REFUSED, watched);
         }
     };
-    let out = super::streams::check(plan.offline)
-        .and_then(|()| prepare_watched(plan, &host, pins, watch))
-        .and_then(|p| spawn_with(p, pins, false));
+    // The relay (a socket stream under `offline) lives until the program is waited for.
+    let out = super::streams::check(plan.offline).and_then(|relay| {
+        let out =
+            prepare_watched(plan, &host, pins, watch).and_then(|p| spawn_with(p, pins, false));
+        drop(relay);
+        out
+    });
     match out {
         Ok((code, _, _, observed)) => {
             watched.observed = observed;
@@ -318,7 +322,7 @@ pub fn run(plan: &LinuxPlan, host: &Host) -> Result<i32, Refusal> {
     let pins = pin_at_start()
         .as_ref()
         .map_err(|e| Refusal::NoSelfPin(e.clone()))?;
-    super::streams::check(plan.offline)?;
+    let _relay = super::streams::check(plan.offline)?;
     let prepared = prepare(plan, host, pins)?;
     spawn(prepared, pins)
 }

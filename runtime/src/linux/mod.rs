@@ -7,6 +7,7 @@ pub mod alias;
 pub mod bwrap;
 pub mod cgroup;
 pub mod dirents;
+pub mod exec_target;
 pub mod git_state;
 pub mod handle;
 pub mod helper;

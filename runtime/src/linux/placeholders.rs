@@ -228,6 +228,8 @@ pub fn uncreatable(e: &std::io::Error) -> bool {
 /// (`hooks`, `.vscode`, `.codex`, `workflows`) a directory. Either form holds the name:
 /// nothing of the other kind can be made there during the run.
 pub fn form_of(path: &str) -> Form<'static> {
+    /// Names whose tools fail on an empty file but skip a directory.
+    const INERT_AS_DIR: &[&str] = &["rust-toolchain.toml", "rust-toolchain"];
     let name = path.rsplit('/').next().unwrap_or("");
     const FILES: &[&str] = &[
         "config",
@@ -249,7 +251,11 @@ pub fn form_of(path: &str) -> Form<'static> {
             ]
             .iter()
             .any(|s| body.ends_with(s)));
-    if name == "commondir" {
+    if INERT_AS_DIR.contains(&name) {
+        // A tool that reads this name parses a file and passes over a directory
+        // (rustup's toolchain file): an empty file would break the program's own runs.
+        Form::Dir
+    } else if name == "commondir" {
         // git dies on an empty `commondir`; `.` names the git directory itself (as
         // `git_state` writes it), so the host's git and the program's see one repository.
         Form::File(".\n")
@@ -281,6 +287,7 @@ mod tests {
             assert_eq!(form_of(f), Form::File(""), "{f}");
         }
         assert_eq!(form_of("/p/.git/commondir"), Form::File(".\n"));
+        assert_eq!(form_of("/p/rust-toolchain.toml"), Form::Dir);
         for d in [
             "/p/.git/hooks",
             "/p/.vscode",

@@ -12,8 +12,9 @@
 //! with `ENOSYS`: it still never runs. Only one listener can exist on a filter chain, so
 //! the program cannot install its own and answer `CONTINUE` to a kill call. One exec is
 //! refused here rather than continued: under an exec list (`plan::restricts_exec`), an
-//! exec whose target is a dynamic loader (by device and inode, so any name or link of it)
-//! is answered `EACCES` — the loader run directly would map any readable program past
+//! exec whose target is a dynamic loader (by device and inode, the name resolved as the
+//! caller sees it by `exec_target`, so any name, link or `/proc/self/fd` of it; a name that
+//! cannot be read or resolved is refused too) is answered `EACCES` — the loader run directly would map any readable program past
 //! Landlock's Execute right. It never grants, widens or runs anything, and never answers
 //! `CONTINUE` to a kill call.
 
@@ -425,19 +426,18 @@ fn loader_idents() -> Vec<(u64, u64)> {
     v
 }
 
-/// Is the file an exec of `path` would run (links followed, as `execve` does) one of the
-/// loaders?
-fn is_loader(tid: i32, path: &str, loaders: &[(u64, u64)]) -> bool {
-    use std::os::unix::fs::MetadataExt;
+/// Is the file an exec names (as the caller sees the name: `exec_target`) one of the
+/// loaders? A name that cannot be resolved counts as one (fail closed); one that does not
+/// exist does not (the exec fails with `ENOENT` on its own).
+fn is_loader(tid: i32, dirfd: i32, path: &str, empty: bool, loaders: &[(u64, u64)]) -> bool {
     if loaders.is_empty() {
         return false;
     }
-    #[allow(
-        clippy::disallowed_methods,
-        reason = "supervision site: the identity of the file an exec names, in the caller's root"
-    )]
-    let m = std::fs::metadata(format!("/proc/{tid}/root{path}"));
-    m.is_ok_and(|m| loaders.contains(&(m.dev(), m.ino())))
+    match super::exec_target::resolve(tid, dirfd, path, empty) {
+        Ok(super::exec_target::Target::File(dev, ino)) => loaders.contains(&(dev, ino)),
+        Ok(super::exec_target::Target::Absent) => false,
+        Err(_) => true,
+    }
 }
 
 /// What `one` judges by.
@@ -495,13 +495,18 @@ fn one(
         } else {
             (args[0] as i32, args[1], args[4] as i32)
         };
-        let path = read_path(tid, ptr)
-            .filter(|_| id_valid(listener, req.id))
-            .and_then(|p| absolute(tid, dirfd, &p, flags & libc::AT_EMPTY_PATH != 0));
-        if let Some(p) = path.as_ref().filter(|p| is_loader(tid, p, ctx.loaders)) {
+        let empty = flags & libc::AT_EMPTY_PATH != 0;
+        let raw = read_path(tid, ptr).filter(|_| id_valid(listener, req.id));
+        let path = raw.as_ref().and_then(|p| absolute(tid, dirfd, p, empty));
+        // Under an exec list, a name that cannot be read is refused too (fail closed).
+        let loader = !ctx.loaders.is_empty()
+            && raw
+                .as_ref()
+                .is_none_or(|p| is_loader(tid, dirfd, p, empty, ctx.loaders));
+        if loader {
             let d = Denial {
                 refused: Refused::Exec,
-                target: p.clone(),
+                target: path.clone().or(raw).unwrap_or_default(),
                 operation: LOADER_OPERATION.to_string(),
                 pid: tgid(tid).max(0) as u32,
                 process: comm(tid),
