@@ -922,6 +922,8 @@ fn a_grant_through_a_link_outside_every_grant_shows_the_link() {
     let want = format!("shared-data\n{}/shared\n", s.root);
     assert_eq!(stdout, want, "{:?}", String::from_utf8_lossy(&out.stderr));
     assert!(!Path::new(&format!("{}/shared/leak", s.root)).exists());
+}
+
 /// Under `offline`, a standard stream that is a unix socket to a host daemon (issue #25,
 /// a3-08) never reaches the program: ralc relays it through a pipe, one way. The bytes
 /// the host sends arrive on stdin and the program's stdout arrives on the host's socket

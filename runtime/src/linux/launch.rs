@@ -481,10 +481,13 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
     });
     let mut kept: Vec<Kept> = Vec::new();
     let mut symlinks: Vec<Op> = Vec::new();
+    // The temp dir is private unless it is the working directory, holds it or lies inside
+    // it: then it is the project (a `TMPDIR` set there on purpose), shown as the host's.
     let temp = plan
         .fs_restricted
         .then(|| super::private_temp::host_temp_dir(caller_env("TMPDIR")))
-        .flatten();
+        .flatten()
+        .filter(|t| !within(&plan.cwd, t) && !within(t, &plan.cwd));
     let mut private_temp: Option<PrivateTemp> = None;
     let mut placeholders = Placeholders::default();
     for b in binds {

@@ -90,25 +90,38 @@ impl Placeholders {
                 }
             }
         }
+        // A name another run made meanwhile (two launches in one project at once) is that
+        // run's: used as it is, neither remembered nor removed by this one (the lock this
+        // run then holds on it keeps the other from removing it while this run lasts).
+        let taken = |e: &std::io::Error| e.kind() == std::io::ErrorKind::AlreadyExists;
         for parent in missing.iter().rev() {
-            std::fs::DirBuilder::new().mode(0o755).create(parent)?;
-            self.remember(parent)?;
+            match std::fs::DirBuilder::new().mode(0o755).create(parent) {
+                Ok(()) => self.remember(parent)?,
+                Err(e) if taken(&e) => {}
+                Err(e) => return Err(e),
+            }
         }
-        match form {
-            Form::Dir => std::fs::DirBuilder::new().mode(0o755).create(p)?,
-            Form::File(text) => {
+        let made = match form {
+            Form::Dir => std::fs::DirBuilder::new().mode(0o755).create(p),
+            Form::File(text) =>
+            {
                 #[allow(
                     clippy::disallowed_methods,
                     reason = "launch site: a read-only placeholder made for the run (create_new, no symlink followed), removed after"
                 )]
-                let mut f = std::fs::OpenOptions::new()
+                std::fs::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .mode(0o644)
                     .custom_flags(libc::O_NOFOLLOW)
-                    .open(p)?;
-                f.write_all(text.as_bytes())?;
+                    .open(p)
+                    .and_then(|mut f| f.write_all(text.as_bytes()))
             }
+        };
+        match made {
+            Ok(()) => {}
+            Err(e) if taken(&e) => return Ok(()),
+            Err(e) => return Err(e),
         }
         mark(p)?;
         self.remember(p)
@@ -307,7 +320,13 @@ mod tests {
         let mut ph = Placeholders::default();
         ph.make(&format!("{root}/a/b/c"), Form::File("t")).unwrap();
         ph.make(&format!("{root}/dir"), Form::Dir).unwrap();
-        assert!(ph.make(&format!("{root}/kept"), Form::File("")).is_err());
+        // A name that exists (another run's placeholder, or anything) is used as it is:
+        // never overwritten, never removed by this run.
+        ph.make(&format!("{root}/kept"), Form::File("")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(format!("{root}/kept")).unwrap(),
+            "x"
+        );
         // Never through a symlink on the way.
         std::fs::create_dir(format!("{root}/elsewhere")).unwrap();
         std::os::unix::fs::symlink(format!("{root}/elsewhere"), format!("{root}/via")).unwrap();
@@ -327,6 +346,10 @@ mod tests {
         drop(ph);
         assert!(!std::path::Path::new(&format!("{root}/a")).exists());
         assert!(std::path::Path::new(&format!("{root}/dir/someone")).exists());
+        assert_eq!(
+            std::fs::read_to_string(format!("{root}/kept")).unwrap(),
+            "x"
+        );
         // One another run still holds stays.
         let mut mine = Placeholders::default();
         mine.make(&format!("{root}/held"), Form::File("")).unwrap();
