@@ -386,18 +386,37 @@ pub fn prepare_watched(
     // now and is joined after the binds are open: a thread needs a while to be scheduled
     // on an idle core, so it is started before the work it overlaps.
     let listing = VetoListing::start(plan);
-    let mut binds = open_binds(plan)?;
-    protect_git_state(&mut binds)?;
-    guard_launchers(&mut binds, pins)?;
     // Every name held read-only for this run is locked (shared) for it: no other run
-    // removes a placeholder while this one binds it.
-    for k in binds
-        .kept
-        .iter()
-        .filter(|k| k.layer == Layer::Over && k.access == Access::ReadOnly)
-    {
-        binds.placeholders.hold(&k.path, &k.fd);
-    }
+    // removes a placeholder while this one binds it. A placeholder another run removed
+    // between this run's open and its lock (two launches in one project ending and
+    // starting at once) is found by its name no longer naming the object held: the binds
+    // are opened again (a few times, then refused).
+    let mut tries = 0;
+    let binds = loop {
+        let mut binds = open_binds(plan)?;
+        protect_git_state(&mut binds)?;
+        guard_launchers(&mut binds, pins)?;
+        let mut lost = None;
+        for k in binds
+            .kept
+            .iter()
+            .filter(|k| k.layer == Layer::Over && k.access == Access::ReadOnly)
+        {
+            if !binds.placeholders.hold(&k.path, &k.fd) {
+                lost = Some(k.path.clone());
+            }
+        }
+        match lost {
+            None => break binds,
+            Some(_) if tries < 3 => tries += 1,
+            Some(path) => {
+                return Err(Refusal::io(
+                    &path,
+                    std::io::Error::other("removed by another run while this one held it"),
+                ))
+            }
+        }
+    };
     let listing = listing.finish();
     let masked = place_masks(plan, binds, listing)?;
     let confined = pend_landlock(plan, host, pins, masked)?;

@@ -135,7 +135,10 @@ impl Placeholders {
 
     /// Hold a shared lock on the object behind the `O_PATH` handle `fd` for this run (an
     /// object this user cannot open for reading is no placeholder of any run's: skipped).
-    pub fn hold(&mut self, path: &str, fd: &std::os::fd::OwnedFd) {
+    ///
+    /// False when, once locked, `path` no longer names that object (another run removed
+    /// it meanwhile): the caller opens it again.
+    pub fn hold(&mut self, path: &str, fd: &std::os::fd::OwnedFd) -> bool {
         use std::os::fd::{AsRawFd, FromRawFd};
         let link =
             std::ffi::CString::new(format!("/proc/self/fd/{}", fd.as_raw_fd())).unwrap_or_default();
@@ -147,16 +150,21 @@ impl Placeholders {
             )
         };
         if n < 0 {
-            return;
+            return true;
         }
         // SAFETY: freshly returned by the kernel.
         let held = unsafe { std::os::fd::OwnedFd::from_raw_fd(n) };
         // SAFETY: flock on an open descriptor.
         if unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_SH) } == 0 {
             if let Ok(id) = super::handle::dev_ino(&held) {
+                let named = std::fs::symlink_metadata(path)
+                    .map(|m| (m.dev(), m.ino()) == id)
+                    .unwrap_or(false);
                 self.held.push((path.to_string(), id, held));
+                return named;
             }
         }
+        true
     }
 
     /// Has anything been made?
