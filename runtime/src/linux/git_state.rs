@@ -1,7 +1,7 @@
 //! What git reads as configuration or runs, in every writable tree the envelope shows,
 //! kept read-only whether it exists at launch or not: in each git directory (`W/.git`, or
 //! `W` itself when it is one) `config`, `config.worktree`, `hooks/`, `commondir`,
-//! `info/attributes` and `worktrees/*/{commondir,gitdir,config.worktree}`, and a `.git`
+//! `info/attributes`, `info/exclude` and `worktrees/*/{commondir,gitdir,config.worktree}`, and a `.git`
 //! *file* (a worktree pointer). What exists is bound read-only over itself; what is absent
 //! gets a placeholder made for the run (an empty file, an empty `hooks/`, a `commondir`
 //! holding `.`, which git reads as "this directory"), bound read-only, and removed when
@@ -19,6 +19,9 @@ const GIT_STATE: &[(&str, Option<&str>)] = &[
     ("hooks", None),
     ("commondir", Some(".\n")),
     ("info/attributes", Some("")),
+    // What git leaves out of `git status`: a planted file listed here (a `GNUmakefile`
+    // the host's next `make` prefers) would never show in the host's review of the run.
+    ("info/exclude", Some("")),
 ];
 
 /// The files of each `worktrees/NAME/` git reads to find its repository.
