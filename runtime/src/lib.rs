@@ -9,6 +9,8 @@ pub mod denial;
 pub mod environment;
 pub mod macos;
 pub mod plan;
+/// The post-run audit reads Unix file metadata (ctime, mode bits); `ralc run` calls it on Linux.
+#[cfg(unix)]
 pub mod planted;
 
 #[cfg(target_os = "linux")]
