@@ -585,14 +585,22 @@ fn review(ws: &Path, env: &[(&str, String)]) -> Output {
     )
 }
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: the scratch directory's real path (git and the script compare real paths)"
+)]
+fn real_root(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    std::fs::canonicalize(dir.path()).expect("canonical")
+}
+
 fn marker_cmd(marker: &Path) -> String {
     format!("printf '%s-%s\\n' MARK ER >> '{}'", marker.display())
 }
 
 #[test]
 fn the_review_never_obeys_the_checkouts_git_config() {
-    let root = tempfile::tempdir().expect("scratch");
-    let root = std::fs::canonicalize(root.path()).expect("canonical");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = real_root(&scratch);
     let bare = root.join("bare.git");
     // a reachable repository for the file-protocol vectors
     let (seed, _) = widening_case(&root, "seed", false);
@@ -645,16 +653,11 @@ fn the_review_never_obeys_the_checkouts_git_config() {
                     &format!("file://{}", bare.display()),
                 );
                 git_config(ws, "protocol.file.allow", "always");
-                let mut alts = std::fs::OpenOptions::new()
-                    .append(true)
-                    .create(true)
-                    .open(ws.join(".git/objects/info/alternates"))
-                    .expect("alternates");
-                std::io::Write::write_all(
-                    &mut alts,
-                    format!("{}/objects\n", alt.display()).as_bytes(),
+                std::fs::write(
+                    ws.join(".git/objects/info/alternates"),
+                    format!("{}/objects\n", alt.display()),
                 )
-                .expect("write");
+                .expect("alternates");
                 git_config(
                     ws,
                     "core.alternateRefsCommand",
@@ -752,8 +755,8 @@ fn the_checkouts_token_never_reaches_a_listener() {
     // plain-http listener, protocol.http.allow) and its extraheader token; the listener
     // records every byte any connection sends
     use std::io::Read;
-    let root = tempfile::tempdir().expect("scratch");
-    let root = std::fs::canonicalize(root.path()).expect("canonical");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = real_root(&scratch);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
     let port = listener.local_addr().expect("addr").port();
     listener.set_nonblocking(true).expect("nonblocking");
@@ -820,8 +823,8 @@ fn the_checkouts_token_never_reaches_a_listener() {
 #[test]
 fn links_submodules_and_escaping_tree_entries_are_findings_never_profiles() {
     use std::os::unix::fs::symlink;
-    let root = tempfile::tempdir().expect("scratch");
-    let root = std::fs::canonicalize(root.path()).expect("canonical");
+    let scratch = tempfile::tempdir().expect("scratch");
+    let root = real_root(&scratch);
     let narrow = "[exec: ['system:': 'allow'], fs: [read: ['/usr']]]\n";
     let wide = "[exec: ['system:': 'allow'], fs: [read: ['/'], write: ['/']]]\n";
     let new_repo = |name: &str| {
