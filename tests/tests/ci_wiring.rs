@@ -779,10 +779,18 @@ fn the_checkouts_token_never_reaches_a_listener() {
         }
     });
     let token = format!("FAKE-{}-{}", "TOKEN", std::process::id());
-    for origin_ref in [false, true] {
-        let (ws, _) = widening_case(&root, &format!("case-{origin_ref}"), origin_ref);
-        let server = format!("github.com:{port}");
-        git_config(&ws, "remote.origin.url", &format!("https://{server}/o/r"));
+    let server = format!("github.com:{port}");
+    let remotes = [
+        format!("https://{server}/o/r"),
+        format!("http://127.0.0.1:{port}/o/r"),
+    ];
+    for (i, (origin_ref, remote)) in [false, true]
+        .into_iter()
+        .flat_map(|o| remotes.iter().map(move |r| (o, r)))
+        .enumerate()
+    {
+        let (ws, _) = widening_case(&root, &format!("case-{i}"), origin_ref);
+        git_config(&ws, "remote.origin.url", remote);
         git_config(&ws, "http.curloptResolve", &format!("{server}:127.0.0.1"));
         git_config(&ws, "http.sslVerify", "false");
         git_config(
