@@ -870,6 +870,21 @@ fn links_submodules_and_escaping_tree_entries_are_findings_never_profiles() {
     assert!(!out.contains("narrows"), "a link's text diffed: {out}");
     assert_eq!(o.status.code(), Some(1), "{out}");
 
+    // a profile that stays a link while its target (not a .ral name) widens
+    let ws = new_repo("link-target");
+    std::fs::write(ws.join("next"), narrow).expect("write");
+    symlink("next", ws.join("ci.ral")).expect("link");
+    base_commit(&ws);
+    std::fs::write(ws.join("next"), wide).expect("write");
+    pr_commit(&ws);
+    let o = review(&ws, &base);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("::warning file=ci.ral::widens: a profile that is a link"),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{out}");
+
     // a profile replaced by a link (type change)
     let ws = new_repo("typechange");
     std::fs::write(ws.join("p.ral"), narrow).expect("write");
