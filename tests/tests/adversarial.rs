@@ -574,6 +574,15 @@ fn review_world() -> World {
     std::fs::write(co.join(".git/config"), &config).expect("config");
     symlink(".git/config", co.join("p.ral")).expect("link");
     symlink(".git/config", co.join("questions.txt")).expect("link");
+    // a second name for the config (a hard link: a checkout never holds one), and a
+    // hard-linked copy of a valid profile shaped like a04 (the token in an fs entry)
+    std::fs::hard_link(co.join(".git/config"), co.join("hard.ral")).expect("hard link");
+    std::fs::hard_link(co.join(".git/config"), co.join("hard-questions.txt")).expect("link");
+    write(
+        &co.join(".git/hooks/shaped"),
+        &format!("[fs: [read: ['/{}']]]\n", marker()),
+    );
+    std::fs::hard_link(co.join(".git/hooks/shaped"), co.join("shaped.ral")).expect("link");
     symlink(".git/description", co.join("description.ral")).expect("link");
     std::fs::create_dir_all(co.join("sub")).expect("mkdir");
     symlink("../.git", co.join("sub/g")).expect("link");
@@ -606,7 +615,14 @@ fn review_world() -> World {
 fn a_reviewer_reads_nothing_of_a_git_directory_and_quotes_no_non_profile() {
     let w = review_world();
     let mut failures = Vec::new();
-    for layer in ["p.ral", "description.ral", "sub/g/config", "notprofile.ral"] {
+    for layer in [
+        "p.ral",
+        "description.ral",
+        "sub/g/config",
+        "notprofile.ral",
+        "hard.ral",
+        "shaped.ral",
+    ] {
         let mut cmds = commands(layer, false);
         cmds.extend(commands(layer, true));
         for f in ["human", "json", "sarif", "github"] {
@@ -642,6 +658,24 @@ fn a_reviewer_reads_nothing_of_a_git_directory_and_quotes_no_non_profile() {
         let r = judge(&w, &c, &mut failures);
         if r.code == Some(0) {
             failures.push(format!("{c:?}: a questions file in .git was answered"));
+        }
+    }
+    // a hard-linked file is refused by name, in every command that reads for review
+    for c in [
+        vec!["check", "shaped.ral"],
+        vec!["show", "shaped.ral"],
+        vec!["render", "--target", "linux", "shaped.ral"],
+        vec!["fmt", "--check", "shaped.ral"],
+        vec!["diff", "shaped.ral", "shaped.ral"],
+        vec!["why", "-p", "./-p.ral", "--batch", "hard-questions.txt"],
+    ] {
+        let r = run(&w, &c);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        if !matches!(r.code, Some(1 | 2)) || !all.contains("hard links") {
+            failures.push(format!(
+                "{c:?}: a hard-linked file was not refused as one: exit {:?}\n{all}",
+                r.code
+            ));
         }
     }
     // the git directory's files are never written (fmt through a link)
