@@ -261,10 +261,19 @@ fn forged(line: &str, github: bool) -> Option<&'static str> {
     {
         return Some("a control character");
     }
-    if line
-        .chars()
-        .any(|c| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
-    {
+    if line.chars().any(|c| {
+        matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{061c}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{7f}'
+        )
+    }) {
         return Some("a bidi override");
     }
     let t = line.trim_start();
@@ -813,4 +822,75 @@ fn a_closed_stdout_is_no_panic_on_any_command() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
     }
+}
+
+/// Item 2 of the r2 brief (a17, a18, a36): raw C1 controls and bidi controls in a
+/// profile's bytes, in its comments, in its file name and in names on the disk that a
+/// `*` entry lists, through every command and format (`diff` and `fmt --check` too).
+/// No output line may carry one raw (JSON and SARIF write them `\uXXXX`), and every
+/// JSON or SARIF document still parses.
+#[test]
+fn every_format_escapes_every_control_and_bidi_character() {
+    let w = review_world();
+    let hostile = "a\u{202e}b\u{9b}c\u{2066}d\u{200f}e\u{2028}f\u{85}g\u{61c}h\u{7f}i";
+    let d = w.checkout.join("d");
+    std::fs::create_dir_all(&d).expect("mkdir");
+    for n in [
+        format!("x\n::error::{}", "fromdisk"),
+        format!("r{hostile}"),
+        "y\u{1b}]8;;http://e\u{1b}\\z".to_string(),
+    ] {
+        write(&d.join(n), "");
+    }
+    write(
+        &w.checkout.join("raw.ral"),
+        &format!(
+            "# {hostile}\n[fs: [read: ['cwd:', '/tmp/{hostile}'], write: ['cwd:'], deny_write: ['cwd:d/*', 'cwd:{hostile}']],\n exec: ['system:': 'allow', '{hostile}': 'allow']]\n"
+        ),
+    );
+    // an error after the raw bytes: the snippet quotes them
+    write(
+        &w.checkout.join("rawerr.ral"),
+        &format!("[fs: [read: ['/tmp/{hostile}']], exec: [{hostile}: 7]]\n"),
+    );
+    write(
+        &w.checkout.join(format!("n{hostile}.ral")),
+        "[fs: [read: ['cwd:']],  exec: ['system:':   'allow']]\n",
+    );
+    let named = format!("n{hostile}.ral");
+    // a17: fmt --check's diff header names the file; a newline in it forged `::error::`
+    let forging = format!("e/a\n::{}::pwned.ral", "error");
+    write(
+        &w.checkout.join(&forging),
+        "[fs: [read: ['cwd:']],  exec: ['system:':   'allow']]\n",
+    );
+    let mut failures = Vec::new();
+    for layer in ["raw.ral", "rawerr.ral", named.as_str(), forging.as_str()] {
+        let mut cmds = commands(layer, false);
+        for f in ["human", "json", "sarif", "github"] {
+            cmds.push(
+                ["diff", "--format", f, "old.ral", layer]
+                    .map(str::to_string)
+                    .to_vec(),
+            );
+        }
+        cmds.push(["fmt", "--check", layer].map(str::to_string).to_vec());
+        for c in cmds {
+            let r = judge_with_answers(&w, &c, &mut failures);
+            let machine = c.iter().any(|a| a == "json" || a == "sarif");
+            if machine && !r.stdout.trim().is_empty() {
+                for doc in r.stdout.lines().filter(|l| l.starts_with('{')).take(1) {
+                    let whole = if c.iter().any(|a| a == "sarif") || c[0] == "show" {
+                        r.stdout.as_str()
+                    } else {
+                        doc
+                    };
+                    if serde_json::from_str::<serde_json::Value>(whole).is_err() {
+                        failures.push(format!("{c:?}: not valid JSON:\n{}", r.stdout));
+                    }
+                }
+            }
+        }
+    }
+    assert_clean(failures);
 }
