@@ -894,3 +894,57 @@ fn every_format_escapes_every_control_and_bidi_character() {
     }
     assert_clean(failures);
 }
+
+/// Item 3 of the r2 brief (a41): `render --argv` is a reviewer's command and never
+/// writes: a profile whose write exclusions are absent (in the checkout and in the
+/// home, beneath writable grants) and whose checkout lacks git state leaves both trees
+/// exactly as they were (names, sizes, modification times), and the argv is printed.
+#[test]
+fn render_argv_leaves_the_disk_unchanged() {
+    let w = review_world();
+    write(
+        &w.checkout.join("p41.ral"),
+        "[exec: ['system:': 'allow'], fs: [read: ['/usr'], write: ['cwd:', '~/'], deny_write: ['~/.bashrc', '~/.config/autostart/evil.desktop', '~/.ssh/authorized_keys', 'cwd:absent/x', 'cwd:.envrc']]]\n",
+    );
+    let before = (snapshot(&w.checkout), snapshot(&w.home));
+    let r = run(
+        &w,
+        &[
+            "render",
+            "--target",
+            "linux",
+            "--argv",
+            "-p",
+            "p41.ral",
+            "--",
+            "/usr/bin/true",
+        ],
+    );
+    let after = (snapshot(&w.checkout), snapshot(&w.home));
+    assert_eq!(
+        r.code,
+        Some(0),
+        "render --argv did not render (bwrap on /usr/bin:/bin?):\n{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(r.stdout.contains("--warrant"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("render makes none"),
+        "the absent exclusions are not named: {}",
+        r.stderr
+    );
+    let gone = |a: &[(PathBuf, u64, Option<std::time::SystemTime>)],
+                b: &[(PathBuf, u64, Option<std::time::SystemTime>)]| {
+        a.iter()
+            .filter(|x| !b.contains(x))
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        before == after,
+        "render --argv changed the disk: before only {:?}; after only {:?}",
+        [gone(&before.0, &after.0), gone(&before.1, &after.1)].concat(),
+        [gone(&after.0, &before.0), gone(&after.1, &before.1)].concat()
+    );
+}

@@ -221,12 +221,16 @@ fn print_argv(plan: &LinuxPlan) -> i32 {
             return EXIT_PLAN_REFUSES;
         }
     };
-    match launch::prepare(plan, &launch::Host::probe(), pins) {
+    // a dry preparation: render never writes (no placeholder, no private temp dir)
+    match launch::prepare_dry(plan, &launch::Host::probe(), pins) {
         Ok(p) => {
             // one word a line, each escaped: a path may hold a newline or a bidi control
             let argv = p.argv(pins.bwrap_name().unwrap_or("bwrap"));
             let shown: Vec<_> = argv.iter().map(|a| crate::diag::escape::text(a)).collect();
             out(&shown.join("\n"));
+            for n in &p.notes {
+                eprintln!("ralc render: {}", crate::diag::escape::text(n));
+            }
             EXIT_RENDERED
         }
         Err(r) => {
