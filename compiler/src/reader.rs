@@ -9,7 +9,9 @@
 //! `fmt` targets, `diff` sides) also may not lie in a git directory: its real path (of
 //! the opened handle) is under no directory named `.git`, no directory that is a git
 //! directory (a `gitdir:` target, a worktree's or a bare repository's), and not under
-//! `$GIT_DIR` — a checkout's `.git/config` holds the CI token.
+//! `$GIT_DIR` — a checkout's `.git/config` holds the CI token. Nor may it have more than
+//! one hard link: a second name for `.git/config` has a path outside `.git`, and a git
+//! checkout never holds a hard link, so a reviewed file with `st_nlink > 1` is refused.
 //!
 //! It never writes, never reads a FIFO, device, socket or kernel interface, never reads
 //! more than its bound, and never puts a file's bytes into an error message.
@@ -42,6 +44,9 @@ pub enum Refusal {
     Outside { real: String, tree: String },
     /// The file lies in a git directory (`.git/`, a `gitdir:` target, `$GIT_DIR`).
     GitDir(String),
+    /// The file has more than one hard link (a checkout never holds one; a second name
+    /// for `.git/config` would otherwise pass the real-path rule).
+    HardLinked(u64),
 }
 
 impl fmt::Display for Refusal {
@@ -62,6 +67,11 @@ impl fmt::Display for Refusal {
                 f,
                 "it lies in the git directory `{dir}`, which is never read as a profile"
             ),
+            Refusal::HardLinked(n) => write!(
+                f,
+                "it has {n} hard links, and a file read for review must have one (git never \
+                 checks out a hard link; a second name may be a git directory's file)"
+            ),
         }
     }
 }
@@ -80,10 +90,14 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
 }
 
 /// Read at most `limit` bytes of the regular file at `path` on a reviewer's behalf: as
-/// [`read_bounded`], and refused when the opened file's real path lies in a git
-/// directory (see the module doc). `--allow-outside-links` does not lift this.
+/// [`read_bounded`], and refused when the opened file has more than one hard link or
+/// its real path lies in a git directory (see the module doc). `--allow-outside-links`
+/// lifts neither.
 pub fn read_reviewed(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
     let f = open_regular(path)?;
+    if let Some(n) = hard_links(&f)? {
+        return Err(Refusal::HardLinked(n));
+    }
     let real = real_path_of(&f, path)?;
     if let Some(dir) = git_dir_holding(&real) {
         return Err(Refusal::GitDir(dir.display().to_string()));
@@ -96,6 +110,24 @@ pub fn read_reviewed(path: &Path, limit: u64) -> Result<Vec<u8>, Refusal> {
         return Err(Refusal::TooLarge(limit));
     }
     Ok(buf)
+}
+
+/// The opened handle's link count when it is more than one (checked on the handle, so
+/// no swap of the name matters). Only Unix counts links here; elsewhere `None`.
+fn hard_links(f: &File) -> Result<Option<u64>, Refusal> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let n = f
+            .metadata()
+            .map_err(|e| Refusal::Io(e.to_string()))?
+            .nlink();
+        if n > 1 {
+            return Ok(Some(n));
+        }
+    }
+    let _ = f;
+    Ok(None)
 }
 
 /// The real path of the opened handle (Linux: its `/proc/self/fd` link, so no swap of
@@ -390,6 +422,23 @@ mod tests {
             read_reviewed(&root.join("q.ral"), 64),
             Err(Refusal::GitDir(_))
         ));
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_hard_linked_file_is_never_read_for_review() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("a.ral"), "[]").unwrap();
+        assert_eq!(read_reviewed(&d.path().join("a.ral"), 64).unwrap(), b"[]");
+        std::fs::hard_link(d.path().join("a.ral"), d.path().join("b.ral")).unwrap();
+        for n in ["a.ral", "b.ral"] {
+            assert_eq!(
+                read_reviewed(&d.path().join(n), 64),
+                Err(Refusal::HardLinked(2))
+            );
+        }
+        // the launch's own reader is not the reviewer's
+        assert_eq!(read_bounded(&d.path().join("b.ral"), 64).unwrap(), b"[]");
     }
 
     #[test]

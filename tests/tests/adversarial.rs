@@ -261,10 +261,19 @@ fn forged(line: &str, github: bool) -> Option<&'static str> {
     {
         return Some("a control character");
     }
-    if line
-        .chars()
-        .any(|c| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
-    {
+    if line.chars().any(|c| {
+        matches!(
+            c,
+            '\u{202a}'..='\u{202e}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200e}'
+                | '\u{200f}'
+                | '\u{061c}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{7f}'
+        )
+    }) {
         return Some("a bidi override");
     }
     let t = line.trim_start();
@@ -574,6 +583,15 @@ fn review_world() -> World {
     std::fs::write(co.join(".git/config"), &config).expect("config");
     symlink(".git/config", co.join("p.ral")).expect("link");
     symlink(".git/config", co.join("questions.txt")).expect("link");
+    // a second name for the config (a hard link: a checkout never holds one), and a
+    // hard-linked copy of a valid profile shaped like a04 (the token in an fs entry)
+    std::fs::hard_link(co.join(".git/config"), co.join("hard.ral")).expect("hard link");
+    std::fs::hard_link(co.join(".git/config"), co.join("hard-questions.txt")).expect("link");
+    write(
+        &co.join(".git/hooks/shaped"),
+        &format!("[fs: [read: ['/{}']]]\n", marker()),
+    );
+    std::fs::hard_link(co.join(".git/hooks/shaped"), co.join("shaped.ral")).expect("link");
     symlink(".git/description", co.join("description.ral")).expect("link");
     std::fs::create_dir_all(co.join("sub")).expect("mkdir");
     symlink("../.git", co.join("sub/g")).expect("link");
@@ -606,7 +624,14 @@ fn review_world() -> World {
 fn a_reviewer_reads_nothing_of_a_git_directory_and_quotes_no_non_profile() {
     let w = review_world();
     let mut failures = Vec::new();
-    for layer in ["p.ral", "description.ral", "sub/g/config", "notprofile.ral"] {
+    for layer in [
+        "p.ral",
+        "description.ral",
+        "sub/g/config",
+        "notprofile.ral",
+        "hard.ral",
+        "shaped.ral",
+    ] {
         let mut cmds = commands(layer, false);
         cmds.extend(commands(layer, true));
         for f in ["human", "json", "sarif", "github"] {
@@ -642,6 +667,24 @@ fn a_reviewer_reads_nothing_of_a_git_directory_and_quotes_no_non_profile() {
         let r = judge(&w, &c, &mut failures);
         if r.code == Some(0) {
             failures.push(format!("{c:?}: a questions file in .git was answered"));
+        }
+    }
+    // a hard-linked file is refused by name, in every command that reads for review
+    for c in [
+        vec!["check", "shaped.ral"],
+        vec!["show", "shaped.ral"],
+        vec!["render", "--target", "linux", "shaped.ral"],
+        vec!["fmt", "--check", "shaped.ral"],
+        vec!["diff", "shaped.ral", "shaped.ral"],
+        vec!["why", "-p", "./-p.ral", "--batch", "hard-questions.txt"],
+    ] {
+        let r = run(&w, &c);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        if !matches!(r.code, Some(1 | 2)) || !all.contains("hard links") {
+            failures.push(format!(
+                "{c:?}: a hard-linked file was not refused as one: exit {:?}\n{all}",
+                r.code
+            ));
         }
     }
     // the git directory's files are never written (fmt through a link)
@@ -779,4 +822,129 @@ fn a_closed_stdout_is_no_panic_on_any_command() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
     }
+}
+
+/// Item 2 of the r2 brief (a17, a18, a36): raw C1 controls and bidi controls in a
+/// profile's bytes, in its comments, in its file name and in names on the disk that a
+/// `*` entry lists, through every command and format (`diff` and `fmt --check` too).
+/// No output line may carry one raw (JSON and SARIF write them `\uXXXX`), and every
+/// JSON or SARIF document still parses.
+#[test]
+fn every_format_escapes_every_control_and_bidi_character() {
+    let w = review_world();
+    let hostile = "a\u{202e}b\u{9b}c\u{2066}d\u{200f}e\u{2028}f\u{85}g\u{61c}h\u{7f}i";
+    let d = w.checkout.join("d");
+    std::fs::create_dir_all(&d).expect("mkdir");
+    for n in [
+        format!("x\n::error::{}", "fromdisk"),
+        format!("r{hostile}"),
+        "y\u{1b}]8;;http://e\u{1b}\\z".to_string(),
+    ] {
+        write(&d.join(n), "");
+    }
+    write(
+        &w.checkout.join("raw.ral"),
+        &format!(
+            "# {hostile}\n[fs: [read: ['cwd:', '/tmp/{hostile}'], write: ['cwd:'], deny_write: ['cwd:d/*', 'cwd:{hostile}']],\n exec: ['system:': 'allow', '{hostile}': 'allow']]\n"
+        ),
+    );
+    // an error after the raw bytes: the snippet quotes them
+    write(
+        &w.checkout.join("rawerr.ral"),
+        &format!("[fs: [read: ['/tmp/{hostile}']], exec: [{hostile}: 7]]\n"),
+    );
+    write(
+        &w.checkout.join(format!("n{hostile}.ral")),
+        "[fs: [read: ['cwd:']],  exec: ['system:':   'allow']]\n",
+    );
+    let named = format!("n{hostile}.ral");
+    // a17: fmt --check's diff header names the file; a newline in it forged `::error::`
+    let forging = format!("e/a\n::{}::pwned.ral", "error");
+    write(
+        &w.checkout.join(&forging),
+        "[fs: [read: ['cwd:']],  exec: ['system:':   'allow']]\n",
+    );
+    let mut failures = Vec::new();
+    for layer in ["raw.ral", "rawerr.ral", named.as_str(), forging.as_str()] {
+        let mut cmds = commands(layer, false);
+        for f in ["human", "json", "sarif", "github"] {
+            cmds.push(
+                ["diff", "--format", f, "old.ral", layer]
+                    .map(str::to_string)
+                    .to_vec(),
+            );
+        }
+        cmds.push(["fmt", "--check", layer].map(str::to_string).to_vec());
+        for c in cmds {
+            let r = judge_with_answers(&w, &c, &mut failures);
+            let machine = c.iter().any(|a| a == "json" || a == "sarif");
+            if machine && !r.stdout.trim().is_empty() {
+                for doc in r.stdout.lines().filter(|l| l.starts_with('{')).take(1) {
+                    let whole = if c.iter().any(|a| a == "sarif") || c[0] == "show" {
+                        r.stdout.as_str()
+                    } else {
+                        doc
+                    };
+                    if serde_json::from_str::<serde_json::Value>(whole).is_err() {
+                        failures.push(format!("{c:?}: not valid JSON:\n{}", r.stdout));
+                    }
+                }
+            }
+        }
+    }
+    assert_clean(failures);
+}
+
+/// Item 3 of the r2 brief (a41): `render --argv` is a reviewer's command and never
+/// writes: a profile whose write exclusions are absent (in the checkout and in the
+/// home, beneath writable grants) and whose checkout lacks git state leaves both trees
+/// exactly as they were (names, sizes, modification times), and the argv is printed.
+#[test]
+fn render_argv_leaves_the_disk_unchanged() {
+    let w = review_world();
+    write(
+        &w.checkout.join("p41.ral"),
+        "[exec: ['system:': 'allow'], fs: [read: ['/usr'], write: ['cwd:', '~/'], deny_write: ['~/.bashrc', '~/.config/autostart/evil.desktop', '~/.ssh/authorized_keys', 'cwd:absent/x', 'cwd:.envrc']]]\n",
+    );
+    let before = (snapshot(&w.checkout), snapshot(&w.home));
+    let r = run(
+        &w,
+        &[
+            "render",
+            "--target",
+            "linux",
+            "--argv",
+            "-p",
+            "p41.ral",
+            "--",
+            "/usr/bin/true",
+        ],
+    );
+    let after = (snapshot(&w.checkout), snapshot(&w.home));
+    assert_eq!(
+        r.code,
+        Some(0),
+        "render --argv did not render (bwrap on /usr/bin:/bin?):\n{}{}",
+        r.stdout,
+        r.stderr
+    );
+    assert!(r.stdout.contains("--warrant"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains("render makes none"),
+        "the absent exclusions are not named: {}",
+        r.stderr
+    );
+    let gone = |a: &[(PathBuf, u64, Option<std::time::SystemTime>)],
+                b: &[(PathBuf, u64, Option<std::time::SystemTime>)]| {
+        a.iter()
+            .filter(|x| !b.contains(x))
+            .map(|x| format!("{x:?}"))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        before == after,
+        "render --argv changed the disk: before only {:?}; after only {:?}",
+        [gone(&before.0, &after.0), gone(&before.1, &after.1)].concat(),
+        [gone(&after.0, &before.0), gone(&after.1, &before.1)].concat()
+    );
 }

@@ -50,7 +50,7 @@ pub fn json_report(report: &Report) -> String {
             "write_entry": entry(&f.write_entry),
         })).collect::<Vec<_>>(),
     });
-    let mut s = v.to_string();
+    let mut s = crate::diag::escape::json(v.to_string());
     s.push('\n');
     s
 }

@@ -128,7 +128,7 @@ pub fn json_report(changes: &[Change]) -> String {
             })
         }).collect::<Vec<_>>(),
     });
-    let mut s = v.to_string();
+    let mut s = crate::diag::escape::json(v.to_string());
     s.push('\n');
     s
 }

@@ -71,6 +71,9 @@ fn one(name: &str, check: bool) -> Outcome {
             return Outcome::Failed;
         }
     };
+    // the name as every line printed here shows it: a name may hold a newline and a
+    // workflow command (`d/a\n::error::x.ral`), so it is escaped before any header
+    let shown = diag::escape::text(name);
     let mut sources = SourceMap::new();
     let id = sources.add(name, bytes.clone());
     let formatted = match format::format_source(id, &bytes) {
@@ -80,12 +83,12 @@ fn one(name: &str, check: bool) -> Outcome {
                 sources.limit_quoting(id, end);
             }
             report(&diags, &sources);
-            eprintln!("ralc fmt: {name}: not formatted: it does not parse");
+            eprintln!("ralc fmt: {shown}: not formatted: it does not parse");
             return Outcome::Failed;
         }
         Err(Refusal::Unfaithful(why)) => {
             eprintln!(
-                "ralc fmt: {name}: left as it is: {why} (a fault of the formatter; please report it with the file)"
+                "ralc fmt: {shown}: left as it is: {why} (a fault of the formatter; please report it with the file)"
             );
             return Outcome::Failed;
         }
@@ -97,7 +100,7 @@ fn one(name: &str, check: bool) -> Outcome {
         }
         // the reader made sure of UTF-8: the file parsed
         let old = String::from_utf8_lossy(&bytes);
-        let d = format::udiff::unified(name, &format!("{name} (formatted)"), &old, &formatted);
+        let d = format::udiff::unified(&shown, &format!("{shown} (formatted)"), &old, &formatted);
         super::emit(&diag::escape::lines(&d));
         return Outcome::Differs;
     }
@@ -112,7 +115,7 @@ fn one(name: &str, check: bool) -> Outcome {
     match write_in_place(name, &formatted) {
         Ok(()) => Outcome::Formatted,
         Err(e) => {
-            eprintln!("ralc fmt: {name}: not written: {e}");
+            eprintln!("ralc fmt: {shown}: not written: {e}");
             Outcome::Failed
         }
     }

@@ -166,7 +166,7 @@ fn linux(args: &RenderArgs) -> i32 {
     if args.argv {
         return print_argv(&plan);
     }
-    out(&plan.to_json());
+    out(&crate::diag::escape::json(plan.to_json()));
     if plan.refused.is_empty() {
         EXIT_RENDERED
     } else {
@@ -221,9 +221,16 @@ fn print_argv(plan: &LinuxPlan) -> i32 {
             return EXIT_PLAN_REFUSES;
         }
     };
-    match launch::prepare(plan, &launch::Host::probe(), pins) {
+    // a dry preparation: render never writes (no placeholder, no private temp dir)
+    match launch::prepare_dry(plan, &launch::Host::probe(), pins) {
         Ok(p) => {
-            out(&p.argv(pins.bwrap_name().unwrap_or("bwrap")).join("\n"));
+            // one word a line, each escaped: a path may hold a newline or a bidi control
+            let argv = p.argv(pins.bwrap_name().unwrap_or("bwrap"));
+            let shown: Vec<_> = argv.iter().map(|a| crate::diag::escape::text(a)).collect();
+            out(&shown.join("\n"));
+            for n in &p.notes {
+                eprintln!("ralc render: {}", crate::diag::escape::text(n));
+            }
             EXIT_RENDERED
         }
         Err(r) => {

@@ -328,8 +328,10 @@ pub fn run(args: &ShowArgs) -> i32 {
     let out = match args.format {
         Format::Human => render_human(&compiled.layers, &compiled.ctx),
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&layers_json(&compiled.layers, &compiled.ctx))
-                .unwrap_or_else(|_| "{}".to_string());
+            let mut s = crate::diag::escape::json(
+                serde_json::to_string_pretty(&layers_json(&compiled.layers, &compiled.ctx))
+                    .unwrap_or_else(|_| "{}".to_string()),
+            );
             s.push('\n');
             s
         }

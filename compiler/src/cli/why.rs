@@ -156,7 +156,7 @@ pub fn json(q: &Question, d: &Decision) -> String {
             })
             .collect(),
     };
-    serde_json::to_string(&a).unwrap_or_else(|_| String::from("{}"))
+    crate::diag::escape::json(serde_json::to_string(&a).unwrap_or_else(|_| String::from("{}")))
 }
 
 /// A batch line that is not a question, as JSON: its 1-based line number and what a

@@ -37,6 +37,30 @@ pub fn text(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Serialized JSON (or SARIF) with every hazard ([`is_hazard`]) written as a `\uXXXX`
+/// escape: the one escaping rule of every machine format. JSON lets a string hold a C1
+/// control or a bidi override raw (only C0 must be escaped), and a viewer or a `cat` of
+/// the file would then reorder the text or start a terminal sequence. In well-formed
+/// JSON a hazard can only stand inside a string (outside, only space, tab and line
+/// breaks may), so the escape keeps the document valid and its values the same; the
+/// structural whitespace (`\n`, `\r`, `\t`) is kept. Every hazard is in the Basic
+/// Multilingual Plane, so one `\uXXXX` spells it.
+pub fn json(s: String) -> String {
+    let raw = |c: char| is_hazard(c) && !matches!(c, '\n' | '\r' | '\t');
+    if !s.chars().any(raw) {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if raw(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Text of many lines with every line escaped ([`text`]) and its line breaks kept: for
 /// output whose lines come from a file's own lines (`fmt --check`'s unified diff), so no
 /// comment it quotes can send a terminal sequence. (A field that may hold a newline is
@@ -131,6 +155,18 @@ mod tests {
         assert!(!e.chars().any(is_hazard));
         assert_eq!(text(&e), e, "idempotent");
         assert!(matches!(text("plain `text` ü"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn json_escapes_every_hazard_and_stays_the_same_value() {
+        let v = serde_json::json!({ "s": "a\u{202e}b\u{9b}c\u{1b}d\u{2066}e\u{7f}\n" });
+        let pretty = format!("{v:#}");
+        assert!(pretty.contains('\u{202e}'), "serde_json leaves bidi raw");
+        let out = json(pretty);
+        assert!(!out.chars().any(|c| is_hazard(c) && c != '\n'), "{out:?}");
+        assert!(out.contains("\\u202e") && out.contains("\\u009b"), "{out}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&out).unwrap(), v);
+        assert_eq!(json(out.clone()), out);
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
             .map(|(name, n)| json!({"count": n, "message": super::more_not_shown(name, *n)}))
             .collect::<Vec<_>>());
     }
-    let mut out = v.to_string();
+    let mut out = super::escape::json(v.to_string());
     out.push('\n');
     out
 }

@@ -279,7 +279,7 @@ pub fn render_with(
         "runs": [run],
     });
     // `{:#}` is serde_json's pretty form (two-space indent), which cannot fail for a `Value`
-    let mut out = format!("{log:#}");
+    let mut out = super::escape::json(format!("{log:#}"));
     out.push('\n');
     out
 }

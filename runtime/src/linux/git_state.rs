@@ -50,8 +50,18 @@ fn is_git_dir(dir: &str) -> bool {
 /// The git state of every writable tree in `writable` (real paths of directories).
 /// A placeholder that cannot be made is an error: the launch refuses rather than leave
 /// the path writable.
-pub fn protect(writable: &[String]) -> std::io::Result<GitState> {
-    let mut st = GitState::default();
+///
+/// `dry` (`ralc render --argv`): no placeholder is made; an absent file is left out of
+/// `read_only` and named in `made.would_make()`.
+pub fn protect(writable: &[String], dry: bool) -> std::io::Result<GitState> {
+    let mut st = GitState {
+        made: if dry {
+            Placeholders::dry()
+        } else {
+            Placeholders::default()
+        },
+        ..GitState::default()
+    };
     for w in writable {
         let w = w.trim_end_matches('/');
         let dot = format!("{w}/.git");
@@ -94,6 +104,7 @@ impl GitState {
                         None => Form::Dir,
                     };
                     match self.made.make(&p, form) {
+                        Ok(()) if self.made.is_dry() => {}
                         Ok(()) => self.read_only.push(p),
                         // Not creatable by this user: nor by the program.
                         Err(e) if super::placeholders::uncreatable(&e) => {}
@@ -137,7 +148,7 @@ mod tests {
         std::fs::write(format!("{g}/HEAD"), "ref: refs/heads/main\n").unwrap();
         std::fs::write(format!("{g}/config"), "[core]\n").unwrap();
         std::fs::write(format!("{g}/worktrees/wt/gitdir"), "/x/.git\n").unwrap();
-        let st = protect(std::slice::from_ref(&w)).unwrap();
+        let st = protect(std::slice::from_ref(&w), false).unwrap();
         assert_eq!(st.guarded, vec![g.clone()]);
         for p in [
             "config",
@@ -172,11 +183,11 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let w = d.path().to_str().unwrap().to_string();
         std::fs::write(format!("{w}/.git"), "gitdir: /elsewhere\n").unwrap();
-        let st = protect(std::slice::from_ref(&w)).unwrap();
+        let st = protect(std::slice::from_ref(&w), false).unwrap();
         assert_eq!(st.read_only, vec![format!("{w}/.git")]);
         let plain = tempfile::tempdir().unwrap();
         let p = plain.path().to_str().unwrap().to_string();
-        let st = protect(std::slice::from_ref(&p)).unwrap();
+        let st = protect(std::slice::from_ref(&p), false).unwrap();
         assert!(st.read_only.is_empty());
         assert_eq!(std::fs::read_dir(&p).unwrap().count(), 0);
     }

@@ -370,7 +370,16 @@ pub fn check(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<usize, Refusa
 /// trampoline refuses to run outside an envelope; only then is bwrap asked, for the
 /// reason (`spawn`).
 pub fn prepare(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
-    prepare_watched(plan, host, pins, None)
+    prepare_with(plan, host, pins, None, false)
+}
+
+/// `prepare` with no effect on the host, for `ralc render --argv`: no placeholder is
+/// made (a write exclusion or a git-state file absent at launch is left unbound and
+/// named in the notes, as "the launch holds it with a placeholder") and no private temp
+/// dir is made (the temp dir is shown as the host's in the argv). The argv is what the
+/// launch would run but for those binds; the disk is left as it was. Never spawned.
+pub fn prepare_dry(plan: &LinuxPlan, host: &Host, pins: &Pins) -> Result<Prepared, Refusal> {
+    prepare_with(plan, host, pins, None, true)
 }
 
 /// `prepare`, for a supervised launch when `watch` is given: the kill program notifies
@@ -380,6 +389,16 @@ pub fn prepare_watched(
     host: &Host,
     pins: &Pins,
     watch: Option<Watch>,
+) -> Result<Prepared, Refusal> {
+    prepare_with(plan, host, pins, watch, false)
+}
+
+fn prepare_with(
+    plan: &LinuxPlan,
+    host: &Host,
+    pins: &Pins,
+    watch: Option<Watch>,
+    dry: bool,
 ) -> Result<Prepared, Refusal> {
     let bwrap_pin = admit(plan, host, pins)?;
     // The veto listing (mostly the kernel's directory reads) starts on a helper thread
@@ -393,8 +412,8 @@ pub fn prepare_watched(
     // are opened again (a few times, then refused).
     let mut tries = 0;
     let binds = loop {
-        let mut binds = open_binds(plan)?;
-        protect_git_state(&mut binds)?;
+        let mut binds = open_binds(plan, dry)?;
+        protect_git_state(&mut binds, dry)?;
         guard_launchers(&mut binds, pins)?;
         let mut lost = None;
         for k in binds
@@ -484,7 +503,7 @@ impl Binds {
 
 /// Phase 2: open every bind target by handle, no symlink followed; a target renamed or
 /// replaced by a link since the plan refuses.
-fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
+fn open_binds(plan: &LinuxPlan, dry: bool) -> Result<Binds, Refusal> {
     let mut notes = Vec::new();
     let mut binds: Vec<&crate::plan::Bind> = plan
         .binds
@@ -508,7 +527,11 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         .flatten()
         .filter(|t| !within(&plan.cwd, t) && !within(t, &plan.cwd));
     let mut private_temp: Option<PrivateTemp> = None;
-    let mut placeholders = Placeholders::default();
+    let mut placeholders = if dry {
+        Placeholders::dry()
+    } else {
+        Placeholders::default()
+    };
     for b in binds {
         // A rename guard is a mount point on purpose, even within a writable bind; the
         // private temp dir covers nothing of the host's beneath its path.
@@ -524,7 +547,16 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
         {
             continue;
         }
-        if b.layer == Layer::Shown
+        if dry
+            && b.layer == Layer::Shown
+            && b.access == Access::Writable
+            && temp.as_deref() == Some(b.path.as_str())
+        {
+            notes.push(format!(
+                "{} is shown as a private directory the launch makes (render makes none: the host's is named here)",
+                b.path
+            ));
+        } else if b.layer == Layer::Shown
             && b.access == Access::Writable
             && private_temp.is_none()
             && temp.as_deref() == Some(b.path.as_str())
@@ -559,6 +591,13 @@ fn open_binds(plan: &LinuxPlan) -> Result<Binds, Refusal> {
                 // A write exclusion absent at launch beneath a writable bind: a
                 // placeholder holds its name, read-only, for the run.
                 match placeholders.make(&b.path, super::placeholders::form_of(&b.path)) {
+                    Ok(()) if placeholders.is_dry() => {
+                        notes.push(format!(
+                            "{} is absent: the launch holds it read-only by a placeholder (render makes none, and leaves it out)",
+                            b.path
+                        ));
+                        continue;
+                    }
                     Ok(()) => {}
                     Err(e) if super::placeholders::uncreatable(&e) => {
                         notes.push(format!(
@@ -683,7 +722,7 @@ fn link_on_the_way(path: &str, kept: &[Kept], symlinks: &[Op]) -> Result<Option<
 /// Phase 2b: what git reads as configuration or runs, in every shown writable tree, bound
 /// read-only over itself (a placeholder made where it is absent; `git_state`). The
 /// private temp dir and an unrestricted root are not searched.
-fn protect_git_state(binds: &mut Binds) -> Result<(), Refusal> {
+fn protect_git_state(binds: &mut Binds, dry: bool) -> Result<(), Refusal> {
     let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
     let writable: Vec<String> = binds
         .kept
@@ -700,8 +739,13 @@ fn protect_git_state(binds: &mut Binds) -> Result<(), Refusal> {
     if writable.is_empty() {
         return Ok(());
     }
-    let st = super::git_state::protect(&writable)
+    let st = super::git_state::protect(&writable, dry)
         .map_err(|e| Refusal::Other(format!("the git state could not be kept read-only: {e}")))?;
+    for p in st.made.would_make() {
+        binds.notes.push(format!(
+            "{p} is absent: the launch holds it read-only by a placeholder (render makes none, and leaves it out)"
+        ));
+    }
     for g in &st.guarded {
         guard_in_place(binds, g)?;
     }

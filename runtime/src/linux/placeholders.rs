@@ -23,6 +23,10 @@ pub enum Form<'a> {
 pub struct Placeholders {
     made: Vec<(String, (u64, u64))>,
     held: Vec<(String, (u64, u64), std::os::fd::OwnedFd)>,
+    /// A dry run (`ralc render --argv`): nothing is made; `make` records the name in
+    /// `would` and returns, so the plan is computed with no effect on the host.
+    dry: bool,
+    would: Vec<String>,
 }
 
 /// The modification time every placeholder carries (one second after the epoch): how a
@@ -66,9 +70,36 @@ fn mark(p: &str) -> std::io::Result<()> {
 }
 
 impl Placeholders {
-    /// Make the placeholder at `p` (absolute), its missing parents too.
+    /// Placeholders of a dry run: [`Placeholders::make`] makes nothing and only records
+    /// the name (what `ralc render` shows of a launch must leave the disk as it was).
+    pub fn dry() -> Self {
+        Placeholders {
+            made: Vec::new(),
+            held: Vec::new(),
+            dry: true,
+            would: Vec::new(),
+        }
+    }
+
+    /// Is this a dry run (nothing is made)?
+    pub fn is_dry(&self) -> bool {
+        self.dry
+    }
+
+    /// The names a dry run would have made placeholders at, in the order asked.
+    pub fn would_make(&self) -> &[String] {
+        &self.would
+    }
+
+    /// Make the placeholder at `p` (absolute), its missing parents too. In a dry run,
+    /// only record `p` (nothing is created, nothing is checked on the disk).
     pub fn make(&mut self, p: &str, form: Form<'_>) -> std::io::Result<()> {
         use std::io::Write;
+        if self.dry {
+            let _ = form;
+            self.would.push(p.to_string());
+            return Ok(());
+        }
         use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
         let mut missing = Vec::new();
         let mut a = p;

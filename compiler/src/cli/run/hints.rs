@@ -126,6 +126,7 @@ pub fn json(stack: &GrantStack, r: &dyn Resolve, denials: &[Denial]) -> Vec<Stri
             })
             .to_string()
         })
+        .map(crate::diag::escape::json)
         .collect()
 }
 
