@@ -1035,3 +1035,85 @@ fn a_repository_planted_in_the_write_grant_is_named_after_the_run() {
         "a raw ESC reached the terminal: {err:?}"
     );
 }
+
+/// A root-run program compiles `bin/bwrap` in the project (root-owned, 755, root-owned
+/// directories: what the ownership check trusts) and the host's next `ralc run` has that
+/// `bin` first on `PATH` (issue #25, b7-12). ralc looks for bwrap only in the system's
+/// install directories: the planted one never runs, the launch goes on with the system's,
+/// and `ralc render --argv` names the system's.
+#[test]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "test: runs gcc and the ralc binary with a planted bwrap on PATH"
+)]
+fn a_bwrap_planted_early_on_path_is_never_run() {
+    use std::os::unix::fs::PermissionsExt;
+    require_bwrap();
+    let s = scratch();
+    let proj = format!("{}/proj", s.root);
+    let bin = format!("{proj}/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let mark = format!("{proj}/planted-bwrap-ran");
+    let src = format!("{}/fb.c", s.root);
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\n#include <unistd.h>\nint main(int c,char**v){{FILE*f=fopen(\"{mark}\",\"a\");\
+             if(f){{fprintf(f,\"ran uid=%d\\n\",getuid());fclose(f);}}execv(\"/usr/bin/bwrap\",v);return 127;}}\n"
+        ),
+    )
+    .unwrap();
+    let cc = std::process::Command::new("gcc")
+        .args(["-o", &format!("{bin}/bwrap"), &src])
+        .output()
+        .expect("gcc (the machine's real toolchain) runs");
+    assert!(cc.status.success(), "gcc: {cc:?}");
+    std::fs::set_permissions(format!("{bin}/bwrap"), PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&bin, PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{bin}:{}", std::env::var("PATH").unwrap_or_default());
+    let ralc = |args: &[&str]| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(&proj)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .env("PATH", &path)
+            .env("TMPDIR", format!("{}/tmp", s.root))
+            .output()
+            .expect("spawn ralc")
+    };
+    let run = ralc(&[
+        "run",
+        "-p",
+        "std:minimal",
+        "--",
+        "/bin/sh",
+        "-c",
+        "printf '%s-%s\\n' LAUNCH ED",
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stdout.contains(LAUNCHED), "never ran: {stderr:?}");
+    assert!(
+        !Path::new(&mark).exists(),
+        "the planted bwrap ran on the host: {:?}",
+        std::fs::read_to_string(&mark)
+    );
+    let render = ralc(&[
+        "render",
+        "--target",
+        "linux",
+        "--argv",
+        "std:minimal",
+        "--",
+        "/usr/bin/true",
+    ]);
+    let argv = String::from_utf8_lossy(&render.stdout);
+    let first = argv.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("/usr/") || first.starts_with("/bin/") || first.starts_with("/sbin/"),
+        "render names {first:?}: {:?}",
+        String::from_utf8_lossy(&render.stderr)
+    );
+    assert!(!first.starts_with(&proj), "render names the planted bwrap");
+    assert!(!Path::new(&mark).exists(), "render ran the planted bwrap");
+}

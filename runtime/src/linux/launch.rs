@@ -34,7 +34,7 @@ pub use crate::environment::LOADER_VARS;
 pub struct Pins {
     /// This executable, the trampoline.
     pub own: OwnedFd,
-    /// bwrap, found once on the process's own `PATH` (`None`: not found).
+    /// bwrap, found once in `BWRAP_DIRS` (`None`: not found).
     pub bwrap: Option<(OwnedFd, String)>,
     /// What the pinned bwrap can do, asked once.
     abilities: OnceLock<Result<bwrap::Abilities, String>>,
@@ -65,16 +65,15 @@ pub fn pin_at_start() -> &'static Result<Pins, String> {
 }
 
 fn pin() -> Result<Pins, String> {
-    Pins::with_bwrap(find_bwrap(&search_path()))
+    Pins::with_bwrap(find_bwrap(BWRAP_DIRS))
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "bwrap is found on the process's own PATH, once, at start"
-)]
-fn search_path() -> String {
-    std::env::var("PATH").unwrap_or_default()
-}
+/// Where bwrap is looked for, in this order: the system's install directories only, never
+/// the caller's `PATH`. A `PATH` entry a launch could have written (a project's `bin/`,
+/// `node_modules/.bin`, a home's `~/.local/bin`) could otherwise hand the next launch a
+/// planted bwrap that runs unconfined; a root-run program writes files the ownership
+/// check (`helper::check_trusted`) cannot tell from the system's (docs/linux.md).
+pub const BWRAP_DIRS: &str = "/usr/bin:/bin:/usr/sbin:/sbin:/usr/local/bin:/usr/local/sbin";
 
 #[allow(
     clippy::disallowed_methods,
@@ -84,7 +83,8 @@ fn caller_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
-/// Find `bwrap` on `path` (absolute entries only) and pin it.
+/// Find `bwrap` in the `:`-separated directories `path` (absolute entries only; the launch
+/// passes `BWRAP_DIRS`) and pin it.
 pub fn find_bwrap(path: &str) -> Option<(OwnedFd, String)> {
     for dir in path.split(':') {
         if !dir.starts_with('/') {
@@ -93,7 +93,7 @@ pub fn find_bwrap(path: &str) -> Option<(OwnedFd, String)> {
         let cand = format!("{}/bwrap", dir.trim_end_matches('/'));
         #[allow(
             clippy::disallowed_methods,
-            reason = "launch site: bwrap is found on the process's own PATH, once, at start"
+            reason = "launch site: bwrap is found in the system's install directories, once, at start"
         )]
         let Ok(md) = std::fs::metadata(&cand) else {
             continue;
