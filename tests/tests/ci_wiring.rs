@@ -19,6 +19,8 @@
         reason = "a test's helpers fail the test when a fixture or a run goes wrong"
     )
 )]
+// The wiring is shell scripts and git on a Unix runner.
+#![cfg(unix)]
 
 use ralc_tests::bin::{ralc_bin, workspace_root};
 use std::path::Path;
