@@ -1035,3 +1035,51 @@ fn a_repository_planted_in_the_write_grant_is_named_after_the_run() {
         "a raw ESC reached the terminal: {err:?}"
     );
 }
+
+/// Run from the home directory, `cwd:` (a write grant of every std profile) would be the
+/// whole home: `.bash_aliases`, `.local/bin`, user-site `.pth`, `.cargo/env` (b7-05,
+/// b7-11, b7-14). The launch is refused before anything runs; from a project directory
+/// under that home it runs (docs/security.md, "A write grant that moves with the caller").
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_launch_from_the_home_directory_is_refused_and_from_a_project_runs() {
+    require_bwrap();
+    let s = scratch();
+    let home = format!("{}/home", s.root);
+    std::fs::create_dir_all(format!("{home}/proj")).unwrap();
+    std::fs::write(format!("{home}/.bashrc"), "# skel\n").unwrap();
+    let script = "printf '%s-%s\\n' LAUNCH ED; \
+        (echo 'echo planted' > .bash_aliases) 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        (mkdir -p .local/bin && echo x > .local/bin/ls) 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        (mkdir -p .cargo && echo x > .cargo/env) 2>/dev/null && printf '%s-%s\\n' ESC APED; true";
+    let run = |cwd: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(cwd)
+            .args(["run", "-p", "std:reasonable", "--", "/bin/sh", "-c", script])
+            .stdin(std::process::Stdio::null())
+            .env("HOME", &home)
+            .env("TMPDIR", format!("{}/tmp", s.root))
+            .output()
+            .expect("spawn ralc")
+    };
+    let out = run(&home);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{stdout:?} {stderr:?}");
+    assert!(!stdout.contains(LAUNCHED), "ran from the home: {stdout:?}");
+    assert!(stderr.contains("grant '~' explicitly"), "{stderr:?}");
+    for f in [".bash_aliases", ".local", ".cargo"] {
+        assert!(!Path::new(&format!("{home}/{f}")).exists(), "{f} planted");
+    }
+    // From a project under the same home: the program runs, and writes only there.
+    let proj = format!("{home}/proj");
+    let out = run(&proj);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(LAUNCHED),
+        "{stdout:?} {:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(Path::new(&format!("{proj}/.bash_aliases")).exists());
+    assert!(!Path::new(&format!("{home}/.bash_aliases")).exists());
+}
