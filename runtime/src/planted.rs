@@ -114,6 +114,15 @@ fn fold(p: &Path) -> PathBuf {
     out
 }
 
+/// The real path of `p` on the host now (symlinks followed), when it exists.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the audit resolves where a planted link leads on the host; it only reads"
+)]
+fn host_real(p: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(p).ok()
+}
+
 /// Where the link at `p` leads: its target's real path when that exists, else the
 /// nearest existing ancestor's real path with the rest appended.
 fn link_lands(p: &Path) -> Option<PathBuf> {
@@ -122,7 +131,7 @@ fn link_lands(p: &Path) -> Option<PathBuf> {
     let mut tail = Vec::new();
     let mut at = joined.as_path();
     loop {
-        if let Ok(real) = std::fs::canonicalize(at) {
+        if let Some(real) = host_real(at) {
             let mut r = real;
             for c in tail.iter().rev() {
                 r.push(c);
@@ -377,7 +386,7 @@ pub fn audit(roots: &[String], since: SystemTime) -> Vec<Planted> {
         since,
         roots: roots
             .iter()
-            .map(|r| std::fs::canonicalize(r).unwrap_or_else(|_| PathBuf::from(r)))
+            .map(|r| host_real(Path::new(r)).unwrap_or_else(|| PathBuf::from(r)))
             .collect(),
         root: PathBuf::new(),
         budget: MAX_ENTRIES,
@@ -481,7 +490,7 @@ mod tests {
     #[test]
     fn tool_configs_at_any_depth_and_links_out_of_the_grant() {
         let d = tempfile::tempdir().unwrap();
-        let base = std::fs::canonicalize(d.path()).unwrap();
+        let base = host_real(d.path()).unwrap();
         let proj = base.join("proj");
         let outside = base.join("outside");
         std::fs::create_dir_all(proj.join("crates/m/.cargo")).unwrap();
