@@ -161,8 +161,9 @@ fn launch(stack: &GrantStack, r: &dyn Resolve, plan: &LinuxPlan, args: &RunArgs)
 /// host (docs/security.md, "Closed by check").
 pub const EXIT_PLANTED: i32 = 125;
 
-/// After the wait: warn of each git key or hook the program planted in a write grant
-/// (`ralc_runtime::planted`), and turn a success into `EXIT_PLANTED`.
+/// After the wait: warn of each git key or hook, tool config, and link out of the grants
+/// the program planted in a write grant (`ralc_runtime::planted`), and turn a success into
+/// `EXIT_PLANTED`.
 #[cfg(target_os = "linux")]
 fn planted_check(plan: &LinuxPlan, since: std::time::SystemTime, code: i32) -> i32 {
     use ralc_runtime::plan::Access;
