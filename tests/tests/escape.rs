@@ -1117,3 +1117,114 @@ fn a_bwrap_planted_early_on_path_is_never_run() {
     assert!(!first.starts_with(&proj), "render names the planted bwrap");
     assert!(!Path::new(&mark).exists(), "render ran the planted bwrap");
 }
+
+/// Run from the home directory, `cwd:` (a write grant of every std profile) would be the
+/// whole home: `.bash_aliases`, `.local/bin`, user-site `.pth`, `.cargo/env` (b7-05,
+/// b7-11, b7-14). The launch is refused before anything runs; from a project directory
+/// under that home it runs (docs/security.md, "A write grant that moves with the caller").
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn a_launch_from_the_home_directory_is_refused_and_from_a_project_runs() {
+    require_bwrap();
+    let s = scratch();
+    let home = format!("{}/home", s.root);
+    std::fs::create_dir_all(format!("{home}/proj")).unwrap();
+    std::fs::write(format!("{home}/.bashrc"), "# skel\n").unwrap();
+    let script = "printf '%s-%s\\n' LAUNCH ED; \
+        (echo 'echo planted' > .bash_aliases) 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        (mkdir -p .local/bin && echo x > .local/bin/ls) 2>/dev/null && printf '%s-%s\\n' ESC APED; \
+        (mkdir -p .cargo && echo x > .cargo/env) 2>/dev/null && printf '%s-%s\\n' ESC APED; true";
+    let run = |cwd: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(cwd)
+            .args(["run", "-p", "std:reasonable", "--", "/bin/sh", "-c", script])
+            .stdin(std::process::Stdio::null())
+            .env("HOME", &home)
+            .env("TMPDIR", format!("{}/tmp", s.root))
+            .output()
+            .expect("spawn ralc")
+    };
+    let out = run(&home);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(126), "{stdout:?} {stderr:?}");
+    assert!(!stdout.contains(LAUNCHED), "ran from the home: {stdout:?}");
+    assert!(stderr.contains("grant '~' explicitly"), "{stderr:?}");
+    for f in [".bash_aliases", ".local", ".cargo"] {
+        assert!(!Path::new(&format!("{home}/{f}")).exists(), "{f} planted");
+    }
+    // From a project under the same home: the program runs, and writes only there.
+    let proj = format!("{home}/proj");
+    let out = run(&proj);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(LAUNCHED),
+        "{stdout:?} {:?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(Path::new(&format!("{proj}/.bash_aliases")).exists());
+    assert!(!Path::new(&format!("{home}/.bash_aliases")).exists());
+}
+
+/// Tool configs a host tool reads in every ancestor of its working directory, planted
+/// below the project's top (b7-04: `crates/m/.cargo/config.toml` with `rustc-wrapper`), and
+/// a link leading out of every write grant (b7-13: `target/debug -> outside`), are named
+/// after the run and a success becomes exit 125; `node_modules/.bin`-style links inside
+/// the grant and a package's own config under `node_modules/` are silent, and keep 0.
+#[test]
+#[allow(clippy::disallowed_methods, reason = "test: runs the ralc binary")]
+fn tool_configs_at_any_depth_and_links_out_of_the_grant_are_named_after_the_run() {
+    require_bwrap();
+    let s = scratch();
+    let run = |script: &str| {
+        std::process::Command::new(ralc_bin())
+            .current_dir(format!("{}/proj", s.root))
+            .env("TMPDIR", format!("{}/tmp", s.root))
+            .args(["run", "-p", "std:reasonable", "--", "/bin/sh", "-c", script])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("spawn ralc")
+    };
+    let benign = run(
+        "mkdir -p node_modules/p/bin node_modules/.bin out && echo x > node_modules/p/bin/x && \
+         echo x > node_modules/p/.npmrc && ln -s ../p/bin/x node_modules/.bin/x && \
+         ln -s ../plain.txt out/plain && printf '%s-%s\\n' LAUNCH ED",
+    );
+    let (out, err) = (
+        String::from_utf8_lossy(&benign.stdout),
+        String::from_utf8_lossy(&benign.stderr),
+    );
+    assert!(out.contains(LAUNCHED), "{out}{err}");
+    assert_eq!(benign.status.code(), Some(0), "{out}{err}");
+    assert!(!err.contains("warning"), "{err}");
+    let planted = run(&format!(
+        "mkdir -p crates/m/.cargo target && \
+         printf '[build]\\nrustc-wrapper = \"./w.sh\"\\n' > crates/m/.cargo/config.toml && \
+         ln -s {}/outside target/debug && printf '%s-%s\\n' LAUNCH ED",
+        s.root
+    ));
+    let (out, err) = (
+        String::from_utf8_lossy(&planted.stdout),
+        String::from_utf8_lossy(&planted.stderr),
+    );
+    assert!(out.contains(LAUNCHED), "{out}{err}");
+    assert_eq!(planted.status.code(), Some(125), "{out}{err}");
+    assert!(
+        err.contains("/crates/m/.cargo/config.toml, a config cargo reads"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "/target/debug, a symbolic link to {}/outside",
+            s.root
+        )),
+        "{err}"
+    );
+    // Nothing was written outside: the audit only names.
+    assert_eq!(
+        std::fs::read_dir(format!("{}/outside", s.root))
+            .unwrap()
+            .count(),
+        1
+    );
+}

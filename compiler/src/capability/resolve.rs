@@ -28,6 +28,11 @@ pub trait Resolve {
     fn real(&self, path: &str) -> Option<RealPath>;
     /// The working directory the stack was frozen at (absolute, real).
     fn cwd(&self) -> &str;
+    /// The caller's home directory (`HOME`) as its real path, when set and absolute;
+    /// `None` (the default) when unknown.
+    fn home_real(&self) -> Option<String> {
+        None
+    }
     /// The carriers of the executable at `program` (a real path): the `#!` interpreters
     /// the kernel opens to start it, each as its real path, while the host vouches for
     /// each (`freeze::carrier`). Empty (the default) for a binary or an unvouched one.

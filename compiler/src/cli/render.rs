@@ -128,13 +128,18 @@ fn linux(args: &RenderArgs) -> i32 {
     let r: &dyn Resolve = &compiled.ctx;
     let plan: LinuxPlan = if args.program.is_empty() {
         let projection = SandboxProjection::of(&stack, r, None);
-        crate::render::linux::render_with_profiles(
+        let mut plan = crate::render::linux::render_with_profiles(
             &projection,
             &LaunchProgram::default(),
             r.cwd(),
             &self_path,
             &compiled.profile_files(),
-        )
+        );
+        plan.refused
+            .extend(crate::pipeline::moving_home::home_through_moving_place(
+                &stack, r,
+            ));
+        plan
     } else {
         match plan_for(
             &stack,

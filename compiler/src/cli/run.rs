@@ -161,8 +161,9 @@ fn launch(stack: &GrantStack, r: &dyn Resolve, plan: &LinuxPlan, args: &RunArgs)
 /// host (docs/security.md, "Closed by check").
 pub const EXIT_PLANTED: i32 = 125;
 
-/// After the wait: warn of each git key or hook the program planted in a write grant
-/// (`ralc_runtime::planted`), and turn a success into `EXIT_PLANTED`.
+/// After the wait: warn of each git key or hook, tool config, and link out of the grants
+/// the program planted in a write grant (`ralc_runtime::planted`), and turn a success into
+/// `EXIT_PLANTED`.
 #[cfg(target_os = "linux")]
 fn planted_check(plan: &LinuxPlan, since: std::time::SystemTime, code: i32) -> i32 {
     use ralc_runtime::plan::Access;
@@ -174,12 +175,21 @@ fn planted_check(plan: &LinuxPlan, since: std::time::SystemTime, code: i32) -> i
         .collect();
     let found = ralc_runtime::planted::audit(&roots, since);
     for f in &found {
-        eprintln!(
-            "ralc run: warning: the program left {} setting {}: the host's git would run {} (review or remove it before running git there)",
-            crate::diag::escape::text(&f.file),
-            crate::diag::escape::text(&f.key),
-            crate::diag::escape::text(&crate::diag::escape::clip(&f.runs, 120))
-        );
+        let file = crate::diag::escape::text(&f.file);
+        let clipped = crate::diag::escape::clip(&f.runs, 120);
+        let runs = crate::diag::escape::text(&clipped);
+        match f.host {
+            "git" => eprintln!(
+                "ralc run: warning: the program left {file} setting {}: the host's git would run {runs} (review or remove it before running git there)",
+                crate::diag::escape::text(&f.key),
+            ),
+            "link" => eprintln!(
+                "ralc run: warning: the program left {file}, a symbolic link to {runs}, outside every write grant: the host's next write through it lands there (review or remove it)"
+            ),
+            tool => eprintln!(
+                "ralc run: warning: the program changed {file}, a config {tool} reads and may run a program from (review or remove it before running {tool} there)"
+            ),
+        }
     }
     if !found.is_empty() && code == 0 {
         EXIT_PLANTED

@@ -411,6 +411,10 @@ impl FreezeCtx {
 }
 
 impl Resolve for FreezeCtx {
+    fn home_real(&self) -> Option<String> {
+        let h = FreezeCtx::home(self)?;
+        Some(self.real(h)?.as_str().to_string())
+    }
     fn for_batch(&self) -> Option<Box<dyn Resolve + '_>> {
         Some(Box::new(self.memoized()))
     }

@@ -93,13 +93,15 @@ pub fn plan_for(
         argv0: admitted.argv0().to_string(),
         args: admitted.args().to_vec(),
     };
-    let plan = crate::render::linux::render_with_profiles(
+    let mut plan = crate::render::linux::render_with_profiles(
         &projection,
         &launch,
         r.cwd(),
         self_path,
         profiles,
     );
+    plan.refused
+        .extend(super::moving_home::home_through_moving_place(stack, r));
     Ok((admitted, plan))
 }
 
@@ -124,6 +126,10 @@ pub fn seatbelt_launch(
                 profile.refused.join("; ")
             ),
         ));
+    }
+    let moving = super::moving_home::home_through_moving_place(stack, r);
+    if !moving.is_empty() {
+        return Err(Refusal::new(RefusalKind::Confinement, moving.join("; ")));
     }
     Ok(SeatbeltLaunch {
         profile: profile.text,

@@ -15,6 +15,7 @@ pub mod compile;
 pub mod front_end;
 pub mod launch;
 pub mod load;
+pub mod moving_home;
 
 pub use compile::{compile, compose, Compiled, LayerInput, StackRequest};
 pub use front_end::{check_files, front_end, FrontEnd};
