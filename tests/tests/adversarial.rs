@@ -807,18 +807,8 @@ fn a_write_region_holding_an_exec_region_is_named_whatever_its_spelling() {
             vec!["deputy", "--forbid", "--", "p.ral"],
             vec!["check", "--forbid", "deputy-prefix", "--", "p.ral"],
         ] {
-            let out = Command::new(ralc_bin())
-                .args(&args)
-                .current_dir(dir.path())
-                .output()
-                .expect("ralc");
-            assert_eq!(
-                out.status.code(),
-                Some(1),
-                "{shape} {args:?}: {}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let (code, out, err) = ralc_tests::bin::run_ralc(dir.path(), &args);
+            assert_eq!(code, Some(1), "{shape} {args:?}: {out}{err}");
         }
     }
 }
