@@ -948,3 +948,35 @@ fn render_argv_leaves_the_disk_unchanged() {
         [gone(&after.0, &before.0), gone(&after.1, &before.1)].concat()
     );
 }
+
+/// a27/a28/a11: `deputy --forbid` and `check --forbid deputy-prefix` judge the write region
+/// by the model over real paths, whatever its spelling: the root written as `'/'`, `'/.'`,
+/// `'/usr/..'`, `'/proc/self/root'`, an in-tree link to `/`, or beside `'/usr'`; and an
+/// exec file key inside a write grant (plant, then run).
+#[test]
+fn a_write_region_holding_an_exec_region_is_named_whatever_its_spelling() {
+    let dir = tempfile::tempdir().expect("scratch");
+    symlink("/", dir.path().join("toroot")).expect("link");
+    let mut shapes: Vec<String> = [
+        "'/'",
+        "'/.'",
+        "'/usr/..'",
+        "'/proc/self/root'",
+        "'cwd:toroot'",
+        "'/usr', '/'",
+    ]
+    .iter()
+    .map(|w| format!("[exec: ['/usr/bin/': 'allow'], fs: [write: [{w}]]]\n"))
+    .collect();
+    shapes.push("[exec: ['cwd:build/x': 'allow'], fs: [write: ['cwd:build']]]\n".into());
+    for shape in shapes {
+        write(&dir.path().join("p.ral"), &shape);
+        for args in [
+            vec!["deputy", "--forbid", "--", "p.ral"],
+            vec!["check", "--forbid", "deputy-prefix", "--", "p.ral"],
+        ] {
+            let (code, out, err) = ralc_tests::bin::run_ralc(dir.path(), &args);
+            assert_eq!(code, Some(1), "{shape} {args:?}: {out}{err}");
+        }
+    }
+}

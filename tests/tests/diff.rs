@@ -150,6 +150,12 @@ const POOL: &[&[&str]] = &[
     &["'cargo:': 'allow'"],
     &["'/usr/local/bin/': 'allow'"],
     &["'/usr/bin/env': 'deny'"],
+    &["'cwd:/': 'allow'"],
+    &[
+        "'/usr/bin/bash': 'deny'",
+        "'bash ': 'deny'",
+        "'BASH': 'deny'",
+    ],
 ];
 
 fn profile() -> impl proptest::strategy::Strategy<Value = Vec<&'static str>> {
@@ -174,6 +180,10 @@ const QUESTIONS: &[&str] = &[
     "exec ls",
     "exec /usr/local/bin/x",
     "exec /opt/x",
+    // outside PATH: judged by name vetoes and the run place, never by a resolution
+    "exec ./tools/bash",
+    "exec ./tools/curl",
+    "exec ./tools/zz-tool",
 ];
 
 fn verdicts(dir: &Path, file: &str) -> Vec<String> {
@@ -232,5 +242,54 @@ proptest::proptest! {
         if verdicts(dir.path(), "a.ral") != verdicts(dir.path(), "b.ral") {
             proptest::prop_assert_ne!(&v["verdict"], "same");
         }
+    }
+}
+
+/// a13/a14: a name veto speaks to every program invoked by that name, wherever it lies
+/// (`./tools/bash` as much as `/usr/bin/bash`); removing it, renaming it or replacing it
+/// by a path veto widens, whatever `PATH` resolves the name to on this runner.
+#[test]
+fn a_name_veto_removed_renamed_or_replaced_by_a_path_veto_widens() {
+    let old = "[exec: ['cwd:/': 'allow', bash: 'deny'], fs: [read: ['/usr']]]\n";
+    let news = [
+        "[exec: ['cwd:/': 'allow', '/usr/bin/bash': 'deny'], fs: [read: ['/usr']]]\n",
+        "[exec: ['cwd:/': 'allow', 'bash ': 'deny'], fs: [read: ['/usr']]]\n",
+        "[exec: ['cwd:/': 'allow'], fs: [read: ['/usr']]]\n",
+        "[exec: ['cwd:/': 'allow', 'bashh': 'deny'], fs: [read: ['/usr']]]\n",
+    ];
+    for new in news {
+        let dir = tempfile::tempdir().expect("scratch");
+        std::fs::create_dir(dir.path().join("tools")).expect("mkdir");
+        std::fs::write(dir.path().join("tools/bash"), "#!/bin/sh\n").expect("write");
+        std::fs::write(dir.path().join("old.ral"), old).expect("write");
+        std::fs::write(dir.path().join("new.ral"), new).expect("write");
+        let (code, out) = diff(dir.path(), &["old.ral".into(), "new.ral".into()], "human");
+        // the model agrees that it widens: `why` moves from withheld to granted
+        let why = |f: &str| run_ralc(dir.path(), &["why", "-p", f, "exec", "./tools/bash"]).0;
+        assert_eq!(
+            (why("old.ral"), why("new.ral")),
+            (Some(1), Some(0)),
+            "{new}"
+        );
+        assert_eq!(code, 1, "{new}: {out}");
+        assert!(
+            out.contains("+ exec     (every program invoked as 'bash')"),
+            "{new}: {out}"
+        );
+    }
+    // the same veto spelled otherwise (an escape, a case fold) is no change
+    for same in [
+        "[exec: ['cwd:/': 'allow', \"ba\\u{73}h\": 'deny'], fs: [read: ['/usr']]]\n",
+        "[exec: ['cwd:/': 'allow', 'BASH': 'deny'], fs: [read: ['/usr']]]\n",
+    ] {
+        let dir = tempfile::tempdir().expect("scratch");
+        std::fs::write(dir.path().join("old.ral"), old).expect("write");
+        std::fs::write(dir.path().join("new.ral"), same).expect("write");
+        let (code, out) = diff(dir.path(), &["old.ral".into(), "new.ral".into()], "human");
+        assert_eq!(
+            (code, out.trim_end()),
+            (0, "verdict: same (0 widening, 0 narrowing)"),
+            "{same}"
+        );
     }
 }

@@ -94,6 +94,9 @@ pub enum Region {
     /// no cargo home here, a name `which` does not find): compared as written
     /// (`cli::dormant`).
     Unresolved(String),
+    /// Every program invoked by a bare name, wherever it lies: a name veto or a name
+    /// grant compared as written (`cli::dormant::names`).
+    Named(String),
 }
 
 impl Region {
@@ -118,6 +121,7 @@ impl Region {
             }
             Region::Flag(f) => f.name(),
             Region::Unresolved(entry) => format!("(where {entry} resolves)"),
+            Region::Named(name) => format!("(every program invoked as {name})"),
         }
     }
 }

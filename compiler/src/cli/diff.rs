@@ -283,8 +283,8 @@ pub fn run(args: &DiffArgs) -> i32 {
     changes.extend(super::dormant::changes(
         (&old_c.typed, &old_c.layers, &old_c.sources),
         (&new_c.typed, &new_c.layers, &new_c.sources),
-        r,
     ));
+    changes.extend(super::dormant::names(&old_c.layers, &new_c.layers));
     let (sources, base) = merged_sources(&old_c.sources, &new_c.sources);
     super::emit(&report(
         &changes,

@@ -2,8 +2,10 @@
 //! fs-writable. The exec region (each exec layer's `Dir` keys with full evidence, the root
 //! for `Any`), folded over the stack, met with the write region: each writable island
 //! under a runnable directory is named, by its real path, with the exec entry and the
-//! write entry that together make it. Either axis unrestricted: no findings. A directory
-//! wholly excluded on either side is not named.
+//! write entry that together make it, and each exec file key the stack admits inside the
+//! write region (plant, then run). No fs opinion in any layer, or exec unrestricted: no
+//! findings; a write of the root (whatever its spelling) is a write grant like any other.
+//! A directory wholly excluded on either side is not named.
 //!
 //! It reports and never denies; it must never change a verdict.
 
@@ -53,7 +55,10 @@ pub fn deputy_prefixes(stack: &GrantStack) -> Vec<DeputyFinding> {
 }
 
 fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
-    if !s.fs_restricted() || !s.exec_restricted() {
+    // only a stack with no fs opinion is silent on fs: a layer that writes the root
+    // (`'/'`, `'/.'`, `'/usr/..'`, `'/proc/self/root'`, a link to it) is judged like any
+    // other write grant, by the model over real paths, whatever its spelling
+    if s.fs.is_empty() || !s.exec_restricted() {
         return Vec::new();
     }
     // Candidate prefixes: every exec Dir key, the root for `Any`, and every write prefix,
@@ -79,6 +84,28 @@ fn prefixes(s: &StackIndex<'_>) -> Vec<DeputyFinding> {
         }
     }
     let mut live: Vec<DeputyFinding> = Vec::new();
+    // an exec file key inside the write region: the file can be planted, then run
+    for (_, e) in &s.exec {
+        for r in e.rules {
+            let ExecKey::File(p) = &r.key else {
+                continue;
+            };
+            let real = p.real().as_str();
+            if r.policy == crate::capability::vocab::ExecPolicy::Deny
+                || s.model_admits(real).is_none()
+            {
+                continue;
+            }
+            if let Some(write) = s.writable(real) {
+                live.push(DeputyFinding {
+                    prefix: RealPath::from_resolved(real),
+                    surface: p.surface_str().to_string(),
+                    exec_entry: Some(r.origin.clone()),
+                    write_entry: write,
+                });
+            }
+        }
+    }
     for (real, surface) in cands {
         let Some(exec) = s.runs_dir(&real) else {
             continue;
@@ -204,6 +231,24 @@ mod tests {
         deputy_prefixes(&GrantStack::new(build(&mut sm)))
     }
 
+    /// a27/a28: a write grant of the root (every spelling freezes to `/`) is judged like
+    /// any other; beside a narrower write it hides nothing.
+    #[test]
+    fn a_root_write_grant_is_judged_like_any_other() {
+        for extra in [None, Some("/usr")] {
+            let f = run(|sm| {
+                let mut l = LayerBuilder::new("p.ral").exec_dir("/usr/bin/", Allow);
+                if let Some(e) = extra {
+                    l = l.write(e);
+                }
+                vec![l.write("/").build(sm)]
+            });
+            assert_eq!(f.len(), 1, "{extra:?}: {f:?}");
+            assert_eq!(f[0].prefix.as_str(), "/usr/bin");
+            assert_eq!(&*f[0].exec_entry.as_ref().unwrap().written, "/usr/bin/");
+        }
+    }
+
     #[test]
     fn compile_and_run_in_one_tree_fires_with_both_entries() {
         let f = run(|sm| {
@@ -248,12 +293,7 @@ mod tests {
         .is_empty());
         // exec unrestricted, fs restricted.
         assert!(run(|sm| vec![LayerBuilder::new("p.ral").write("/home/u").build(sm)]).is_empty());
-        // fs writes the root and excludes nothing: unrestricted.
-        assert!(run(|sm| vec![LayerBuilder::new("p.ral")
-            .exec_dir("/usr/bin/", Allow)
-            .write("/")
-            .build(sm)])
-        .is_empty());
+        // (a write of the root is a write grant: `a_root_write_grant_is_judged_like_any_other`)
     }
 
     #[test]

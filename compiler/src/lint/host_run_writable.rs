@@ -131,7 +131,9 @@ pub fn host_run_writable(stack: &GrantStack, places: &Places) -> Vec<HostRunFind
 }
 
 fn of_index(s: &StackIndex<'_>, places: &Places) -> Vec<HostRunFinding> {
-    if !s.fs_restricted() {
+    // only a stack with no fs opinion at all is silent: a layer that writes the root
+    // (`'/'`, `'/.'`, `'/proc/self/root'`, a link to it) is judged like any other
+    if s.fs.is_empty() {
         return Vec::new();
     }
     candidates(places)

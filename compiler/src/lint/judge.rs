@@ -407,6 +407,11 @@ impl<'a> StackIndex<'a> {
         }
         Some(best.map(|(_, r)| r))
     }
+    /// The stack admits running program `path` (real) with no arguments (the model's
+    /// `admit`); `None` when it withholds it.
+    pub fn model_admits(&self, path: &str) -> Option<()> {
+        self.model.admit(path, &[], &AlreadyReal).ok().map(|_| ())
+    }
     /// An fs exclusion of any layer covering `path`.
     pub fn excluded(&self, path: &str) -> Option<&'a FsEntry> {
         self.fs.iter().find_map(|(_, f)| f.excluded(path))
