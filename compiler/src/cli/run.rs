@@ -7,7 +7,6 @@
 
 use super::args::{Format, RunArgs};
 use super::stack::compile_stack;
-#[cfg(not(target_os = "macos"))]
 use super::EXIT_REFUSED;
 #[cfg(not(target_os = "macos"))]
 use crate::capability::{resolve::Resolve, stack::GrantStack};
