@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let mut sources = SourceMap::new();
     let id = sources.add("fuzz.ral", data.to_vec());
     let (typed, mut diagnostics) = ralc::typecheck::check_source(id, data);
-    if let Some(end) = ralc::syntax::first_lex_error_end(id, &diagnostics) {
+    if let Some(end) = ralc::syntax::quote_limit(id, &diagnostics) {
         sources.limit_quoting(id, end);
     }
     let mut layers = Vec::new();

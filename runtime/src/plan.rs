@@ -12,6 +12,13 @@ use serde::{Deserialize, Serialize};
 /// The plan format's version; a launcher refuses any other.
 pub const LINUX_PLAN_VERSION: u32 = 1;
 
+/// Where bwrap is looked for, in this order: the system's install directories only, never
+/// the caller's `PATH`. A `PATH` entry a launch could have written (a project's `bin/`,
+/// `node_modules/.bin`, a home's `~/.local/bin`) could otherwise hand the next launch a
+/// planted bwrap that runs unconfined; a root-run program writes files the ownership
+/// check (`linux::helper::check_trusted`) cannot tell from the system's (docs/linux.md).
+pub const BWRAP_DIRS: &str = "/usr/bin:/bin:/usr/sbin:/sbin:/usr/local/bin:/usr/local/sbin";
+
 /// The program a launch runs, as the in-process guard admitted it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct LaunchProgram {

@@ -68,12 +68,9 @@ fn pin() -> Result<Pins, String> {
     Pins::with_bwrap(find_bwrap(BWRAP_DIRS))
 }
 
-/// Where bwrap is looked for, in this order: the system's install directories only, never
-/// the caller's `PATH`. A `PATH` entry a launch could have written (a project's `bin/`,
-/// `node_modules/.bin`, a home's `~/.local/bin`) could otherwise hand the next launch a
-/// planted bwrap that runs unconfined; a root-run program writes files the ownership
-/// check (`helper::check_trusted`) cannot tell from the system's (docs/linux.md).
-pub const BWRAP_DIRS: &str = "/usr/bin:/bin:/usr/sbin:/sbin:/usr/local/bin:/usr/local/sbin";
+/// Where bwrap is looked for (`plan::BWRAP_DIRS`: beside the plan, so a refusal can name
+/// it without importing the launch).
+pub use crate::plan::BWRAP_DIRS;
 
 #[allow(
     clippy::disallowed_methods,

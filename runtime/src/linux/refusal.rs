@@ -66,7 +66,7 @@ impl fmt::Display for Refusal {
             Refusal::Version(v) => write!(f, "the plan is version {v}, not {}", crate::plan::LINUX_PLAN_VERSION),
             Refusal::NoBwrap => write!(
                 f,
-                "bwrap (bubblewrap) was not found in the system directories ({}); nothing runs unconfined (install it: apt-get install bubblewrap)", super::launch::BWRAP_DIRS.replace(':', ", ")
+                "bwrap (bubblewrap) was not found in the system directories ({}); nothing runs unconfined (install it: apt-get install bubblewrap)", crate::plan::BWRAP_DIRS.replace(':', ", ")
             ),
             Refusal::BwrapWithoutFdBinds { bwrap } => write!(
                 f,
