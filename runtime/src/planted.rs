@@ -313,6 +313,11 @@ impl Walk {
                 continue;
             }
             if md.is_dir() {
+                // The kernel's own trees (a write grant of `/` holds them): their links
+                // are the kernel's, nothing a host tool writes through.
+                if matches!(p.to_str(), Some("/proc" | "/sys" | "/dev")) {
+                    continue;
+                }
                 let heavy = matches!(name.as_ref(), "target" | "node_modules")
                     || (git && name == "objects");
                 if !heavy || (!git && changed_since(&md, self.since)) {

@@ -166,13 +166,34 @@ pub const EXIT_PLANTED: i32 = 125;
 #[cfg(target_os = "linux")]
 fn planted_check(plan: &LinuxPlan, since: std::time::SystemTime, code: i32) -> i32 {
     use ralc_runtime::plan::Access;
+    // The private temp dir the program saw is gone with the run; the host's temp dir at
+    // that path was never the program's to write (other processes' files are there).
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "CLI site: the caller's TMPDIR, to skip the temp dir the launch made private"
+    )]
+    let private =
+        ralc_runtime::linux::private_temp::private_for(&plan.cwd, std::env::var("TMPDIR").ok())
+            .filter(|_| plan.fs_restricted);
     let roots: Vec<String> = plan
         .binds
         .iter()
-        .filter(|b| b.access == Access::Writable)
+        .filter(|b| b.access == Access::Writable && Some(&b.path) != private.as_ref())
         .map(|b| b.path.clone())
         .collect();
-    let found = ralc_runtime::planted::audit(&roots, since);
+    // What the plan held read-only (write exclusions, git state) the program could not
+    // change: a file there changed during the run was the host's (a test writing its
+    // fixture just before the launch, within the clock's slack), never the program's.
+    let held: Vec<&str> = plan
+        .binds
+        .iter()
+        .filter(|b| b.access == Access::ReadOnly)
+        .map(|b| b.path.as_str())
+        .collect();
+    let found: Vec<_> = ralc_runtime::planted::audit(&roots, since)
+        .into_iter()
+        .filter(|f| !held.iter().any(|h| ralc_runtime::plan::within(&f.file, h)))
+        .collect();
     for f in &found {
         let file = crate::diag::escape::text(&f.file);
         let clipped = crate::diag::escape::clip(&f.runs, 120);

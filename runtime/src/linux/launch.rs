@@ -520,9 +520,8 @@ fn open_binds(plan: &LinuxPlan, dry: bool) -> Result<Binds, Refusal> {
     // it: then it is the project (a `TMPDIR` set there on purpose), shown as the host's.
     let temp = plan
         .fs_restricted
-        .then(|| super::private_temp::host_temp_dir(caller_env("TMPDIR")))
-        .flatten()
-        .filter(|t| !within(&plan.cwd, t) && !within(t, &plan.cwd));
+        .then(|| super::private_temp::private_for(&plan.cwd, caller_env("TMPDIR")))
+        .flatten();
     let mut private_temp: Option<PrivateTemp> = None;
     let mut placeholders = if dry {
         Placeholders::dry()

@@ -34,6 +34,14 @@ pub fn host_temp_dir(tmpdir: Option<String>) -> Option<String> {
     real.to_str().map(str::to_string)
 }
 
+/// The host temp dir a launch with working directory `cwd` shows as private (`tmpdir`:
+/// the caller's `TMPDIR`): none when the temp dir is the working directory, holds it or
+/// lies inside it (then it is the project, a `TMPDIR` set there on purpose, shown as the
+/// host's). The launch and the post-run audit ask this one question.
+pub fn private_for(cwd: &str, tmpdir: Option<String>) -> Option<String> {
+    host_temp_dir(tmpdir).filter(|t| !crate::plan::within(cwd, t) && !crate::plan::within(t, cwd))
+}
+
 impl PrivateTemp {
     /// Make a fresh 0700 directory under `temp` (the host temp dir), to be shown at
     /// `temp`: a name taken meanwhile is tried again under another; what is made is
