@@ -496,6 +496,24 @@ impl Binds {
             .iter()
             .any(|k| k.layer == Layer::Shown && within(p, &k.path))
     }
+
+    /// The shown writable directories a run's host state lives in: every Shown writable
+    /// directory but an unrestricted root and the private temp dir (fresh, gone with the
+    /// run). The git state, the launchers' guards and the socket masks search these.
+    fn writable_dirs(&self) -> Vec<String> {
+        let private_at = self.private_temp.as_ref().map(|t| t.shown_at.as_str());
+        self.kept
+            .iter()
+            .filter(|k| {
+                k.layer == Layer::Shown
+                    && k.access == Access::Writable
+                    && k.kind == Kind::Dir
+                    && k.path != "/"
+                    && Some(k.path.as_str()) != private_at
+            })
+            .map(|k| k.path.clone())
+            .collect()
+    }
 }
 
 /// Phase 2: open every bind target by handle, no symlink followed; a target renamed or
@@ -719,19 +737,7 @@ fn link_on_the_way(path: &str, kept: &[Kept], symlinks: &[Op]) -> Result<Option<
 /// read-only over itself (a placeholder made where it is absent; `git_state`). The
 /// private temp dir and an unrestricted root are not searched.
 fn protect_git_state(binds: &mut Binds, dry: bool) -> Result<(), Refusal> {
-    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
-    let writable: Vec<String> = binds
-        .kept
-        .iter()
-        .filter(|k| {
-            k.layer == Layer::Shown
-                && k.access == Access::Writable
-                && k.kind == Kind::Dir
-                && k.path != "/"
-                && Some(&k.path) != private_at.as_ref()
-        })
-        .map(|k| k.path.clone())
-        .collect();
+    let writable = binds.writable_dirs();
     if writable.is_empty() {
         return Ok(());
     }
@@ -822,19 +828,7 @@ fn guard_in_place(binds: &mut Binds, dir: &str) -> Result<(), Refusal> {
 /// another `ralc` or `bwrap` for the host's next launch (the render guards ralc's
 /// ancestors too; bwrap is found only here).
 fn guard_launchers(binds: &mut Binds, pins: &Pins) -> Result<(), Refusal> {
-    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
-    let roots: Vec<String> = binds
-        .kept
-        .iter()
-        .filter(|k| {
-            k.layer == Layer::Shown
-                && k.access == Access::Writable
-                && k.kind == Kind::Dir
-                && k.path != "/"
-                && Some(&k.path) != private_at.as_ref()
-        })
-        .map(|k| k.path.clone())
-        .collect();
+    let roots = binds.writable_dirs();
     let names: Vec<String> = std::iter::once(&pins.own)
         .chain(pins.bwrap.as_ref().map(|(fd, _)| fd))
         .filter_map(handle::name_of)
@@ -1172,18 +1166,11 @@ fn dir_aliases(dirs: &[String], binds: &Binds) -> Vec<String> {
 /// finish is named in a note.
 fn agent_masks(plan: &LinuxPlan, binds: &mut Binds) -> Vec<String> {
     let mut out = Vec::new();
-    let private_at = binds.private_temp.as_ref().map(|t| t.shown_at.clone());
     let mut budget = super::agents::SOCKET_BUDGET;
     let mut found = super::agents::SocketSearch::default();
-    for k in binds.kept.iter().filter(|k| {
-        k.layer == Layer::Shown
-            && k.access == Access::Writable
-            && k.kind == Kind::Dir
-            && k.path != "/"
-            && Some(&k.path) != private_at.as_ref()
-    }) {
-        out.extend(super::agents::in_dir(&k.path));
-        super::agents::sockets_below(&k.path, &mut budget, &mut found);
+    for dir in binds.writable_dirs() {
+        out.extend(super::agents::in_dir(&dir));
+        super::agents::sockets_below(&dir, &mut budget, &mut found);
     }
     let mut read_budget = super::agents::READ_SOCKET_BUDGET;
     let mut read_found = super::agents::SocketSearch::default();
